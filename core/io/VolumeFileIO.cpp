@@ -1,0 +1,230 @@
+#include "core/io/VolumeFileIO.h"
+
+#include <itkImageFileWriter.h>
+#include <itkImageIOBase.h>
+#include <itkImageIOFactory.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+#include "core/Error.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/ItkView.h"
+
+namespace delineate::core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lowerName(const fs::path& p) {
+  std::string s = p.filename().string();
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+ScalarType scalarFromItk(itk::IOComponentEnum c, const std::string& file) {
+  using C = itk::IOComponentEnum;
+  switch (c) {
+    case C::UCHAR:
+      return ScalarType::UInt8;
+    case C::CHAR:
+      return ScalarType::Int8;
+    case C::USHORT:
+      return ScalarType::UInt16;
+    case C::SHORT:
+      return ScalarType::Int16;
+    case C::UINT:
+      return ScalarType::UInt32;
+    case C::INT:
+      return ScalarType::Int32;
+    case C::FLOAT:
+      return ScalarType::Float32;
+    case C::DOUBLE:
+      return ScalarType::Float64;
+    default:
+      throw Error(ErrorKind::Unsupported, file,
+                  "voxel type " + itk::ImageIOBase::GetComponentTypeAsString(c) +
+                      " is not supported (8/16/32-bit integers and floats are)");
+  }
+}
+
+std::size_t physicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long pageSize = ::sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || pageSize <= 0) {
+    return std::numeric_limits<std::size_t>::max();
+  }
+  return static_cast<std::size_t>(pages) * static_cast<std::size_t>(pageSize);
+}
+
+std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }
+
+}  // namespace
+
+bool isVolumeFile(const fs::path& path) {
+  const std::string n = lowerName(path);
+  for (const char* ext : {".nii", ".nii.gz", ".nrrd", ".nhdr", ".mha", ".mhd"}) {
+    if (endsWith(n, ext)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw Error(ErrorKind::Io, file, "no such file");
+  }
+  const std::size_t fileBytes = fs::file_size(path, ec);
+  progress.report(0.0, "Reading header");
+  try {
+    itk::ImageIOBase::Pointer io =
+        itk::ImageIOFactory::CreateImageIO(file.c_str(), itk::IOFileModeEnum::ReadMode);
+    if (!io) {
+      throw Error(ErrorKind::Unsupported, file, "not a NIfTI, NRRD or MetaImage file ITK can read");
+    }
+    io->SetFileName(file);
+    io->ReadImageInformation();
+    const unsigned dims = io->GetNumberOfDimensions();
+    if (io->GetNumberOfComponents() != 1) {
+      throw Error(ErrorKind::Unsupported, file,
+                  std::to_string(io->GetNumberOfComponents()) +
+                      " components per voxel; only scalar images are supported");
+    }
+    if (dims < 2) {
+      throw Error(ErrorKind::InvalidInput, file, "fewer than 2 dimensions");
+    }
+    for (unsigned a = 3; a < dims; ++a) {
+      if (io->GetDimensions(a) > 1) {
+        throw Error(ErrorKind::Unsupported, file,
+                    std::to_string(dims) + "-D image with " + std::to_string(io->GetDimensions(a)) +
+                        " samples along axis " + std::to_string(a) +
+                        "; only 2-D and 3-D images are supported");
+      }
+    }
+    const ScalarType type = scalarFromItk(io->GetComponentType(), file);
+
+    ImageGeometry g;
+    for (unsigned a = 0; a < 3; ++a) {
+      if (a < dims) {
+        g.size[a] = io->GetDimensions(a);
+        g.spacing[a] = io->GetSpacing(a);
+        g.origin[a] = io->GetOrigin(a);
+        const std::vector<double> d = io->GetDirection(a);
+        for (unsigned r = 0; r < 3; ++r) {
+          g.direction[3 * r + a] = r < d.size() ? d[r] : (r == a ? 1.0 : 0.0);
+        }
+      } else {
+        g.size[a] = 1;
+      }
+      if (g.size[a] == 0) {
+        throw Error(ErrorKind::InvalidInput, file, "an image dimension is 0");
+      }
+      if (!(g.spacing[a] > 0) || !std::isfinite(g.spacing[a])) {
+        g.spacing[a] = 1.0;
+      }
+    }
+    if (dims == 2) {
+      const Vec3 n = cross(g.axis(0), g.axis(1));
+      for (int r = 0; r < 3; ++r) {
+        g.direction[3 * r + 2] = n[r];
+      }
+    }
+
+    // Overflow-checked size, capped by what the file could hold and by the machine's memory.
+    const std::size_t count = g.voxelCount();
+    const std::size_t elem = scalarSize(type);
+    if (count > std::numeric_limits<std::size_t>::max() / elem) {
+      throw Error(ErrorKind::TooLarge, file, "header sizes overflow");
+    }
+    const std::size_t bytes = count * elem;
+    const std::string name = lowerName(path);
+    const bool detached = endsWith(name, ".nhdr") || endsWith(name, ".mhd");
+    // deflate cannot compress better than ~1032:1; an uncompressed .nii holds its voxels verbatim.
+    const bool rawNifti = endsWith(name, ".nii");
+    const double maxRatio = rawNifti ? 1.0 : 1100.0;
+    const double needed = static_cast<double>(bytes) + (rawNifti ? 352.0 : 0.0);
+    if (!detached && needed > maxRatio * static_cast<double>(fileBytes)) {
+      throw Error(ErrorKind::InvalidInput, file,
+                  "header claims " + std::to_string(g.size[0]) + "x" + std::to_string(g.size[1]) +
+                      "x" + std::to_string(g.size[2]) + " voxels (" + megabytes(bytes) +
+                      ") but the file holds only " + std::to_string(fileBytes) +
+                      " bytes: truncated or corrupt");
+    }
+    if (bytes > physicalMemoryBytes() / 10 * 8) {
+      throw Error(ErrorKind::TooLarge, file,
+                  "image needs " + megabytes(bytes) + ", more than this machine's memory");
+    }
+
+    progress.throwIfCancelled();
+    progress.report(0.05, "Reading voxels");
+    auto voxels = std::make_shared<VoxelBuffer>(type, count);
+    itk::ImageIORegion region(dims);
+    for (unsigned a = 0; a < dims; ++a) {
+      region.SetIndex(a, 0);
+      region.SetSize(a, io->GetDimensions(a));
+    }
+    io->SetIORegion(region);
+    io->Read(voxels->data());
+    progress.report(1.0, "Done");
+
+    VolumeInfo info;
+    info.modality = "OT";
+    info.sourcePath = file;
+    info.seriesDescription = path.filename().string();
+    info.transferSyntax = io->GetNameOfClass();
+    return std::make_shared<const Volume>(g, std::move(voxels), std::move(info));
+  } catch (const itk::ExceptionObject& e) {
+    std::string what = e.GetDescription();
+    while (!what.empty() && std::isspace(static_cast<unsigned char>(what.back()))) {
+      what.pop_back();
+    }
+    throw Error(ErrorKind::InvalidInput, file, "cannot read image: " + what);
+  }
+}
+
+namespace {
+template <class T>
+void writeTyped(const Volume& v, const fs::path& path, bool compress) {
+  auto image = itkImageView<T>(v);
+  auto writer = itk::ImageFileWriter<itk::Image<T, 3>>::New();
+  writer->SetInput(image);
+  writer->SetFileName(path.string());
+  writer->SetUseCompression(compress);
+  writer->Update();
+}
+}  // namespace
+
+void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress) {
+  const std::string name = lowerName(path);
+  if (endsWith(name, ".nhdr") || endsWith(name, ".mhd")) {
+    throw Error(ErrorKind::Unsupported, path.string(),
+                "detached-header formats are read-only; write .nrrd, .mha or .nii.gz");
+  }
+  if (!isVolumeFile(path)) {
+    throw Error(ErrorKind::Unsupported, path.string(),
+                "unknown output format; use .nii, .nii.gz, .nrrd or .mha");
+  }
+  const bool gz = endsWith(name, ".gz") || (compress && !endsWith(name, ".nii"));
+  const fs::path tmp = temporarySiblingPath(path);
+  try {
+    dispatchScalar(volume.scalarType(),
+                   [&](auto t) { writeTyped<decltype(t)>(volume, tmp, gz); });
+  } catch (const itk::ExceptionObject& e) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw Error(ErrorKind::Io, path.string(), std::string("cannot write: ") + e.GetDescription());
+  }
+  commitAtomically(tmp, path);
+}
+
+}  // namespace delineate::core

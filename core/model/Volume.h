@@ -1,0 +1,47 @@
+#pragma once
+// An immutable scalar image on a patient-space grid. Shared by const pointer between the document,
+// worker jobs and views; its voxels are never copied to display or process them.
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "core/model/ImageGeometry.h"
+#include "core/model/VolumeInfo.h"
+#include "core/model/VoxelBuffer.h"
+
+namespace delineate::core {
+
+class Volume {
+ public:
+  // Throws Error(InvalidInput) when the buffer does not hold exactly geometry.voxelCount() voxels.
+  Volume(ImageGeometry geometry, std::shared_ptr<VoxelBuffer> voxels, VolumeInfo info);
+
+  const ImageGeometry& geometry() const { return geometry_; }
+  const VolumeInfo& info() const { return info_; }
+  ScalarType scalarType() const { return voxels_->type(); }
+  const VoxelBuffer& voxels() const { return *voxels_; }
+  // The shared buffer, for zero-copy views (ITK import, VTK arrays). Do not write through it.
+  std::shared_ptr<const VoxelBuffer> sharedVoxels() const { return voxels_; }
+  template <class T>
+  const T* data() const {
+    return voxels_->as<T>();
+  }
+
+  std::size_t linearIndex(std::size_t i, std::size_t j, std::size_t k) const {
+    return i + geometry_.size[0] * (j + geometry_.size[1] * k);
+  }
+  double valueAt(std::size_t i, std::size_t j, std::size_t k) const;
+  // Minimum and maximum voxel value; computed once on first use, thread-safe.
+  std::pair<double, double> valueRange() const;
+
+ private:
+  ImageGeometry geometry_;
+  std::shared_ptr<VoxelBuffer> voxels_;
+  VolumeInfo info_;
+  mutable std::once_flag rangeOnce_;
+  mutable std::pair<double, double> range_{0, 0};
+};
+
+using VolumePtr = std::shared_ptr<const Volume>;
+
+}  // namespace delineate::core

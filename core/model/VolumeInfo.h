@@ -1,0 +1,39 @@
+#pragma once
+// What we know about where a volume came from: patient, study and series identity, display hints.
+#include <string>
+#include <vector>
+
+namespace delineate::core {
+
+struct WindowPreset {
+  std::string name;
+  double center = 0;
+  double width = 1;
+};
+
+struct VolumeInfo {
+  std::string modality;  // DICOM modality: CT, MR, MG, DX, ... or "OT" for research files
+  std::string patientName;
+  std::string patientId;
+  std::string patientBirthDate;
+  std::string patientSex;
+  std::string studyInstanceUid;
+  std::string studyDate;
+  std::string studyDescription;
+  std::string accessionNumber;
+  std::string seriesInstanceUid;
+  std::string seriesDescription;
+  int seriesNumber = 0;
+  std::string frameOfReferenceUid;
+  std::string sopClassUid;
+  std::string transferSyntax;  // human-readable name of the (first) transfer syntax read
+  std::string photometric;     // MONOCHROME1 / MONOCHROME2 where known
+  std::string laterality;      // L / R for mammography, empty otherwise
+  std::string viewPosition;    // CC / MLO / ... for mammography
+  std::string sourcePath;      // the file or folder it was read from
+  std::vector<std::string> sourceFiles;  // per slice, in slice order (DICOM)
+  std::vector<WindowPreset> windows;     // from the file first, then modality defaults
+  std::vector<std::string> warnings;     // geometry or decoding caveats a reader should see
+};
+
+}  // namespace delineate::core
