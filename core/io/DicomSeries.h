@@ -1,0 +1,56 @@
+#pragma once
+// What a folder scan finds: patients -> studies -> series, each series with its files.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace delineate::core {
+
+struct DicomSeries {
+  std::string seriesInstanceUid;
+  std::string modality;
+  std::string description;
+  int seriesNumber = 0;
+  std::string sopClassUid;
+  std::string transferSyntaxUid;
+  std::string frameOfReferenceUid;
+  std::size_t rows = 0;
+  std::size_t columns = 0;
+  std::size_t frames = 0;  // total frames over all files (1 per single-frame file)
+  std::vector<std::string> files;
+  // Back-references filled by the scanner, handy for display.
+  std::string studyInstanceUid;
+  std::string patientId;
+};
+
+struct DicomStudy {
+  std::string studyInstanceUid;
+  std::string date;
+  std::string description;
+  std::string accessionNumber;
+  std::vector<DicomSeries> series;
+};
+
+struct DicomPatient {
+  std::string name;
+  std::string id;
+  std::string birthDate;
+  std::string sex;
+  std::vector<DicomStudy> studies;
+};
+
+struct DicomFileProblem {
+  std::string file;
+  std::string message;
+};
+
+struct DicomScanResult {
+  std::vector<DicomPatient> patients;
+  std::vector<DicomFileProblem> problems;  // files that looked like DICOM but could not be read
+  std::size_t filesScanned = 0;
+  std::size_t nonDicomFiles = 0;  // skipped silently (README, thumbnails, DICOMDIR, ...)
+
+  std::vector<const DicomSeries*> allSeries() const;
+};
+
+}  // namespace delineate::core

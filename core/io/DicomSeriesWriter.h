@@ -1,0 +1,43 @@
+#pragma once
+// Writes a Volume as a DICOM series (one file per slice) in any transfer syntax we read.
+// Used by the sample generator, conversions and the transfer-syntax tests.
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/jobs/ProgressSink.h"
+#include "core/model/Volume.h"
+
+namespace delineate::core {
+
+enum class DicomTransferSyntax {
+  ImplicitLittleEndian,
+  ExplicitLittleEndian,
+  ExplicitBigEndian,
+  DeflatedExplicitLittleEndian,
+  Rle,
+  JpegBaseline,   // lossy, 8-bit only
+  JpegLossless,   // process 14, selection value 1
+  JpegLsLossless,
+};
+
+const char* toString(DicomTransferSyntax syntax);
+
+struct DicomWriteOptions {
+  DicomTransferSyntax syntax = DicomTransferSyntax::ExplicitLittleEndian;
+  // Extra or overriding attributes, keyed by DICOM keyword ("ImageLaterality") or tag
+  // ("0020,0062"); values as DICOM strings (multi-values separated by '\').
+  std::vector<std::pair<std::string, std::string>> attributes;
+  std::string filePrefix = "IM";
+};
+
+// Patient, study and series identity come from volume.info(); missing UIDs are generated.
+// The SOP class follows info().modality: CT, MR, MG (digital mammography for presentation),
+// DX, else Secondary Capture. Returns the written files in slice order.
+std::vector<std::filesystem::path> writeDicomSeries(const Volume& volume,
+                                                    const std::filesystem::path& folder,
+                                                    const DicomWriteOptions& options,
+                                                    ProgressSink& progress);
+
+}  // namespace delineate::core
