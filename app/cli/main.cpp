@@ -1,2 +1,60 @@
+// delineate-cli: the workstation's operations for scripts, tests and docs.
 #include <cstdio>
-int main() { return 0; }
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <map>
+
+#include "Commands.h"
+#include "core/Error.h"
+
+#ifndef DELINEATE_VERSION
+#define DELINEATE_VERSION "0.0.0"
+#endif
+
+namespace {
+
+void usage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: delineate-cli COMMAND [ARGS]\n"
+               "  sample OUTDIR [--seed N]   write the synthetic sample studies (DICOM + NIfTI)\n"
+               "  info PATH                  print every series under PATH as JSON\n"
+               "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
+               "  --version                  print the version\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace delineate::cli;
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  if (command == "--version" || command == "version") {
+    std::printf("delineate-cli %s\n", DELINEATE_VERSION);
+    return 0;
+  }
+  if (command == "--help" || command == "-h" || command == "help") {
+    usage(stdout);
+    return 0;
+  }
+  const std::map<std::string, std::function<int(const Args&)>> commands{
+      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}};
+  const auto it = commands.find(command);
+  if (it == commands.end()) {
+    std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());
+    usage(stderr);
+    return 2;
+  }
+  try {
+    return it->second(Args(argv + 2, argv + argc));
+  } catch (const delineate::core::Error& e) {
+    std::fprintf(stderr, "delineate-cli %s: %s\n", command.c_str(), e.what());
+    return e.kind() == delineate::core::ErrorKind::Cancelled ? 130 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "delineate-cli %s: %s\n", command.c_str(), e.what());
+    return 1;
+  }
+}

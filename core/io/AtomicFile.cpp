@@ -29,7 +29,8 @@ namespace {
 void syncPath(const fs::path& p, bool directory) {
   const int fd = ::open(p.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
   if (fd < 0) {
-    throw Error(ErrorKind::Io, p.string(), std::string("cannot open for sync: ") + std::strerror(errno));
+    throw Error(ErrorKind::Io, p.string(),
+                std::string("cannot open for sync: ") + std::strerror(errno));
   }
   const int rc = ::fsync(fd);
   const int err = errno;

@@ -26,7 +26,8 @@ std::string lowerName(const fs::path& p) {
 }
 
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 ScalarType scalarFromItk(itk::IOComponentEnum c, const std::string& file) {
@@ -64,7 +65,9 @@ std::size_t physicalMemoryBytes() {
   return static_cast<std::size_t>(pages) * static_cast<std::size_t>(pageSize);
 }
 
-std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MiB"; }
+std::string megabytes(std::size_t bytes) {
+  return std::to_string(bytes / (1024 * 1024)) + " MiB";
+}
 
 }  // namespace
 
@@ -217,8 +220,7 @@ void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress) 
   const bool gz = endsWith(name, ".gz") || (compress && !endsWith(name, ".nii"));
   const fs::path tmp = temporarySiblingPath(path);
   try {
-    dispatchScalar(volume.scalarType(),
-                   [&](auto t) { writeTyped<decltype(t)>(volume, tmp, gz); });
+    dispatchScalar(volume.scalarType(), [&](auto t) { writeTyped<decltype(t)>(volume, tmp, gz); });
   } catch (const itk::ExceptionObject& e) {
     std::error_code ignored;
     fs::remove(tmp, ignored);

@@ -19,7 +19,9 @@ struct ImageGeometry {
 
   // Number of voxels; throws Error(TooLarge) when the product overflows size_t.
   std::size_t voxelCount() const;
-  Vec3 axis(int index) const { return {direction[index], direction[3 + index], direction[6 + index]}; }
+  Vec3 axis(int index) const {
+    return {direction[index], direction[3 + index], direction[6 + index]};
+  }
   Vec3 indexToWorld(const Vec3& ijk) const;
   // Continuous index of a world point (inverse of indexToWorld).
   Vec3 worldToIndex(const Vec3& world) const;

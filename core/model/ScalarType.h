@@ -14,21 +14,37 @@ std::string_view toString(ScalarType type);
 template <class T>
 constexpr ScalarType scalarTypeOf();
 template <>
-constexpr ScalarType scalarTypeOf<std::uint8_t>() { return ScalarType::UInt8; }
+constexpr ScalarType scalarTypeOf<std::uint8_t>() {
+  return ScalarType::UInt8;
+}
 template <>
-constexpr ScalarType scalarTypeOf<std::int8_t>() { return ScalarType::Int8; }
+constexpr ScalarType scalarTypeOf<std::int8_t>() {
+  return ScalarType::Int8;
+}
 template <>
-constexpr ScalarType scalarTypeOf<std::uint16_t>() { return ScalarType::UInt16; }
+constexpr ScalarType scalarTypeOf<std::uint16_t>() {
+  return ScalarType::UInt16;
+}
 template <>
-constexpr ScalarType scalarTypeOf<std::int16_t>() { return ScalarType::Int16; }
+constexpr ScalarType scalarTypeOf<std::int16_t>() {
+  return ScalarType::Int16;
+}
 template <>
-constexpr ScalarType scalarTypeOf<std::uint32_t>() { return ScalarType::UInt32; }
+constexpr ScalarType scalarTypeOf<std::uint32_t>() {
+  return ScalarType::UInt32;
+}
 template <>
-constexpr ScalarType scalarTypeOf<std::int32_t>() { return ScalarType::Int32; }
+constexpr ScalarType scalarTypeOf<std::int32_t>() {
+  return ScalarType::Int32;
+}
 template <>
-constexpr ScalarType scalarTypeOf<float>() { return ScalarType::Float32; }
+constexpr ScalarType scalarTypeOf<float>() {
+  return ScalarType::Float32;
+}
 template <>
-constexpr ScalarType scalarTypeOf<double>() { return ScalarType::Float64; }
+constexpr ScalarType scalarTypeOf<double>() {
+  return ScalarType::Float64;
+}
 
 // Calls f(T{}) with T the C++ type of `type`.
 template <class F>

@@ -26,11 +26,11 @@ struct VolumeInfo {
   int seriesNumber = 0;
   std::string frameOfReferenceUid;
   std::string sopClassUid;
-  std::string transferSyntax;  // human-readable name of the (first) transfer syntax read
-  std::string photometric;     // MONOCHROME1 / MONOCHROME2 where known
-  std::string laterality;      // L / R for mammography, empty otherwise
-  std::string viewPosition;    // CC / MLO / ... for mammography
-  std::string sourcePath;      // the file or folder it was read from
+  std::string transferSyntax;            // human-readable name of the (first) transfer syntax read
+  std::string photometric;               // MONOCHROME1 / MONOCHROME2 where known
+  std::string laterality;                // L / R for mammography, empty otherwise
+  std::string viewPosition;              // CC / MLO / ... for mammography
+  std::string sourcePath;                // the file or folder it was read from
   std::vector<std::string> sourceFiles;  // per slice, in slice order (DICOM)
   std::vector<WindowPreset> windows;     // from the file first, then modality defaults
   std::vector<std::string> warnings;     // geometry or decoding caveats a reader should see

@@ -1,0 +1,14 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace delineate::cli {
+
+using Args = std::vector<std::string>;
+
+// Each returns the process exit code: 0 success, 1 failure (message on stderr), 2 usage error.
+int runSample(const Args& args);
+int runInfo(const Args& args);
+int runConvert(const Args& args);
+
+}  // namespace delineate::cli

@@ -1,0 +1,52 @@
+#include <cstdio>
+#include <filesystem>
+
+#include "CliProgress.h"
+#include "Commands.h"
+#include "core/io/DicomSeriesLoader.h"
+#include "core/io/PathLoader.h"
+#include "core/io/VolumeFileIO.h"
+
+namespace delineate::cli {
+
+int runConvert(const Args& args) {
+  std::vector<std::string> positional;
+  std::string seriesUid;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--series" && i + 1 < args.size()) {
+      seriesUid = args[++i];
+    } else {
+      positional.push_back(args[i]);
+    }
+  }
+  if (positional.size() != 2) {
+    std::fprintf(stderr,
+                 "usage: delineate-cli convert IN OUT [--series UID]\n"
+                 "  OUT ends in .nii, .nii.gz, .nrrd or .mha\n");
+    return 2;
+  }
+  CliProgress progress;
+  core::VolumePtr volume;
+  if (seriesUid.empty()) {
+    volume = core::openPath(positional[0], progress).volume;
+  } else {
+    const auto opened = core::openPath(positional[0], progress);
+    for (const core::DicomSeries* s : opened.scan.allSeries()) {
+      if (s->seriesInstanceUid == seriesUid) {
+        volume = core::loadDicomSeries(*s, progress);
+      }
+    }
+    if (!volume) {
+      std::fprintf(stderr, "delineate-cli convert: no series %s under %s\n", seriesUid.c_str(),
+                   positional[0].c_str());
+      return 1;
+    }
+  }
+  core::writeVolumeFile(*volume, positional[1]);
+  const auto& g = volume->geometry();
+  std::printf("wrote %zux%zux%zu %s voxels to %s\n", g.size[0], g.size[1], g.size[2],
+              std::string(core::toString(volume->scalarType())).c_str(), positional[1].c_str());
+  return 0;
+}
+
+}  // namespace delineate::cli

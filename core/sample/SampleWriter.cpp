@@ -1,0 +1,164 @@
+#include "core/sample/SampleWriter.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include "core/Error.h"
+#include "core/io/DicomSeriesWriter.h"
+#include "core/io/SegmentTableJson.h"
+#include "core/io/VolumeFileIO.h"
+#include "core/sample/SampleCase.h"
+#include "core/sample/SampleRandom.h"
+
+namespace delineate::core::sample {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kStampName = ".delineate-sample-v1";
+
+void writeVolumetricCase(const SampleCase& c, const fs::path& dir, ProgressSink& progress) {
+  fs::create_directories(dir / "dicom");
+  DicomWriteOptions options;
+  options.filePrefix = c.image->info().modality;
+  SubProgress dicomProgress(progress, 0.0, 0.8);
+  writeDicomSeries(*c.image, dir / "dicom", options, dicomProgress);
+  progress.report(0.8, "Writing NIfTI");
+  writeVolumeFile(*c.image, dir / (c.name + ".nii.gz"));
+  writeVolumeFile(*c.labels, dir / (c.name + "_labels.nii.gz"));
+  writeSegmentTable(c.segments, dir / (c.name + "_labels.json"));
+  progress.report(1.0, "Done");
+}
+
+std::vector<std::pair<std::string, std::string>> mammoAttributes(const SampleCase& c) {
+  const auto& info = c.image->info();
+  const bool right = info.laterality == "R";
+  const bool mlo = info.viewPosition == "MLO";
+  // Rows run from nipple to chest wall (R: toward posterior) and columns top to bottom.
+  std::string orientation = right ? "P\\" : "A\\";
+  orientation += mlo ? "F" : (right ? "L" : "R");
+  const std::string spacing = "0.13\\0.13";
+  return {{"BitsStored", "12"},
+          {"HighBit", "11"},
+          {"ImageLaterality", info.laterality},
+          {"ViewPosition", info.viewPosition},
+          {"PatientOrientation", orientation},
+          {"PresentationIntentType", "FOR PRESENTATION"},
+          {"BodyPartExamined", "BREAST"},
+          {"ImagerPixelSpacing", spacing},
+          {"BurnedInAnnotation", "NO"}};
+}
+
+// The same image stored the other way round: MONOCHROME1, 4095 - value, its own UIDs.
+VolumePtr asMonochrome1(const Volume& v, std::uint64_t seed) {
+  auto voxels = std::make_shared<VoxelBuffer>(ScalarType::UInt16, v.voxels().count());
+  const auto* in = v.data<std::uint16_t>();
+  auto* out = voxels->as<std::uint16_t>();
+  for (std::size_t i = 0; i < voxels->count(); ++i) {
+    out[i] = static_cast<std::uint16_t>(4095 - std::min<std::uint16_t>(in[i], 4095));
+  }
+  VolumeInfo info = v.info();
+  info.photometric = "MONOCHROME1";
+  info.studyInstanceUid = deterministicUid(seed, info.studyInstanceUid + "/m1");
+  info.seriesInstanceUid = deterministicUid(seed, info.seriesInstanceUid + "/m1");
+  info.accessionNumber += "M1";
+  info.studyDescription += " (MONOCHROME1)";
+  for (auto& w : info.windows) {
+    w.center = 4095 - w.center;
+  }
+  return std::make_shared<const Volume>(v.geometry(), std::move(voxels), std::move(info));
+}
+
+void writeMammoStudy(const fs::path& dir, std::uint64_t seed, bool prior, bool monochrome1,
+                     ProgressSink& progress) {
+  fs::create_directories(dir / "dicom");
+  fs::create_directories(dir / "labels");
+  const char* views[4][2] = {{"R", "CC"}, {"L", "CC"}, {"R", "MLO"}, {"L", "MLO"}};
+  std::vector<Segment> segments;
+  for (int v = 0; v < 4; ++v) {
+    progress.throwIfCancelled();
+    progress.report(v / 4.0, "Mammography views");
+    SampleCase c = makeMammogram(seed, views[v][0], views[v][1], prior);
+    DicomWriteOptions options;
+    options.filePrefix = c.name;
+    options.attributes = mammoAttributes(c);
+    VolumePtr image = monochrome1 ? asMonochrome1(*c.image, seed) : c.image;
+    NullProgress quiet;
+    writeDicomSeries(*image, dir / "dicom", options, quiet);
+    writeVolumeFile(*c.labels, dir / "labels" / (c.name + "_labels.nii.gz"));
+    segments = c.segments;
+  }
+  writeSegmentTable(segments, dir / "labels" / "segments.json");
+}
+
+}  // namespace
+
+void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& progress) {
+  std::error_code ec;
+  fs::create_directories(outDir, ec);
+  if (ec) {
+    throw Error(ErrorKind::Io, outDir.string(), "cannot create folder: " + ec.message());
+  }
+  progress.report(0.0, "Brain MR");
+  {
+    SubProgress p(progress, 0.0, 0.35);
+    writeVolumetricCase(makeBrainMr(seed), outDir / "brain-mr", p);
+  }
+  progress.throwIfCancelled();
+  progress.report(0.35, "Abdominal CT");
+  {
+    SubProgress p(progress, 0.35, 0.7);
+    writeVolumetricCase(makeAbdomenCt(seed), outDir / "abdomen-ct", p);
+  }
+  {
+    SubProgress p(progress, 0.7, 0.8);
+    writeMammoStudy(outDir / "mammo" / "screening-2026", seed, false, false, p);
+  }
+  {
+    SubProgress p(progress, 0.8, 0.9);
+    writeMammoStudy(outDir / "mammo" / "screening-2026-monochrome1", seed, false, true, p);
+  }
+  {
+    SubProgress p(progress, 0.9, 1.0);
+    writeMammoStudy(outDir / "mammo" / "screening-2024", seed, true, false, p);
+  }
+  std::ofstream(outDir / "README.txt")
+      << "Delineate synthetic sample data (seed " << seed << "). Not patient data.\n"
+      << "brain-mr/    T1-like brain MR with grey/white matter, ventricles and a two-part\n"
+      << "             hippocampus on each side (DICOM, NIfTI, label map + segment JSON)\n"
+      << "abdomen-ct/  contrast CT with liver, spleen, kidneys and lesions; a metal skin\n"
+      << "             marker lies on the patient's LEFT\n"
+      << "mammo/       4-view screening mammography (current, MONOCHROME1 copy, prior)\n";
+  std::ofstream(outDir / kStampName) << seed << "\n";
+  progress.report(1.0, "Done");
+}
+
+fs::path defaultSampleRoot() {
+  if (const char* env = std::getenv("DELINEATE_SAMPLE_DIR"); env && *env) {
+    return env;
+  }
+  fs::path base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+    base = xdg;
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    base = fs::path(home) / ".cache";
+  } else {
+    base = fs::temp_directory_path();
+  }
+  return base / "delineate" / "sample-v1";
+}
+
+fs::path ensureDefaultSample(ProgressSink& progress) {
+  const fs::path root = defaultSampleRoot();
+  if (!fs::exists(root / kStampName)) {
+    writeSampleData(root, kDefaultSeed, progress);
+  }
+  return root;
+}
+
+fs::path defaultSamplePath() {
+  return defaultSampleRoot() / "brain-mr" / "dicom";
+}
+
+}  // namespace delineate::core::sample
