@@ -12,6 +12,7 @@
 #include "core/Error.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/ItkView.h"
+#include "core/io/NiftiGzReader.h"
 
 namespace delineate::core {
 
@@ -170,21 +171,30 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
 
     progress.throwIfCancelled();
     progress.report(0.05, "Reading voxels");
-    auto voxels = std::make_shared<VoxelBuffer>(type, count);
-    itk::ImageIORegion region(dims);
-    for (unsigned a = 0; a < dims; ++a) {
-      region.SetIndex(a, 0);
-      region.SetSize(a, io->GetDimensions(a));
+    std::shared_ptr<VoxelBuffer> voxels;
+    std::string encoding = io->GetNameOfClass();
+    if (endsWith(name, ".nii.gz") && io->GetByteOrder() != itk::IOByteOrderEnum::BigEndian) {
+      voxels = readNiftiGzVoxels(path, type, count, progress);
+      encoding = "NIfTI-1 (gzip, libdeflate)";
     }
-    io->SetIORegion(region);
-    io->Read(voxels->data());
+    if (!voxels) {
+      voxels = std::make_shared<VoxelBuffer>(type, count);
+      itk::ImageIORegion region(dims);
+      for (unsigned a = 0; a < dims; ++a) {
+        region.SetIndex(a, 0);
+        region.SetSize(a, io->GetDimensions(a));
+      }
+      io->SetIORegion(region);
+      io->Read(voxels->data());
+      encoding = io->GetNameOfClass();
+    }
     progress.report(1.0, "Done");
 
     VolumeInfo info;
     info.modality = "OT";
     info.sourcePath = file;
     info.seriesDescription = path.filename().string();
-    info.transferSyntax = io->GetNameOfClass();
+    info.transferSyntax = encoding;
     return std::make_shared<const Volume>(g, std::move(voxels), std::move(info));
   } catch (const itk::ExceptionObject& e) {
     std::string what = e.GetDescription();
@@ -203,6 +213,10 @@ void writeTyped(const Volume& v, const fs::path& path, bool compress) {
   writer->SetInput(image);
   writer->SetFileName(path.string());
   writer->SetUseCompression(compress);
+  if (compress) {
+    // Level 1: ~7x faster than zlib's default for a ~2 % larger file (STACK.md figures).
+    writer->SetCompressionLevel(1);
+  }
   writer->Update();
 }
 }  // namespace

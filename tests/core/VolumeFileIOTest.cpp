@@ -129,3 +129,22 @@ TEST(VolumeFileIO, FailedWriteKeepsThePreviousFile) {
   }
   EXPECT_EQ(files, 1);
 }
+
+TEST(VolumeFileIO, CompressedNiftiTakesTheFastPathAndDetectsTruncation) {
+  TempDir dir;
+  NullProgress progress;
+  const auto path = dir / "ramp.nii.gz";
+  const auto original = makeRamp(ScalarType::UInt16);
+  writeVolumeFile(*original, path);
+  const auto loaded = readVolumeFile(path, progress);
+  EXPECT_NE(loaded->info().transferSyntax.find("libdeflate"), std::string::npos);
+  expectSameVolume(*original, *loaded);
+
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) * 2 / 3);
+  try {
+    readVolumeFile(path, progress);
+    FAIL() << "truncated .nii.gz was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), path.string());
+  }
+}

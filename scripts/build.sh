@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configures and builds a CMake preset (default: "default"). Idempotent; ccache when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset=${1:-default}
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+if [ ! -f "build/$preset/build.ninja" ]; then
+  cmake --preset "$preset"
+fi
+cmake --build --preset "$preset"
