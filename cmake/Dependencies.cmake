@@ -9,6 +9,7 @@ find_package(DCMTK CONFIG REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
+find_library(LIBDEFLATE_LIBRARY deflate REQUIRED)  # fast gzip inflate (libdeflate-dev)
 
 # Qt 6 only. VTK's own Qt module is built for Qt 5 on Debian and is never linked.
 find_package(Qt6 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent)
@@ -17,6 +18,6 @@ find_package(VTK 9.1 REQUIRED COMPONENTS
   ImagingCore ImagingGeneral ImagingStatistics
   FiltersCore FiltersGeneral FiltersModeling
   RenderingCore RenderingOpenGL2 RenderingVolume RenderingVolumeOpenGL2 RenderingImage
-  RenderingFreeType RenderingAnnotation InteractionStyle)
+  RenderingFreeType RenderingAnnotation RenderingUI InteractionStyle)
 
 add_compile_definitions(QT_NO_KEYWORDS)
