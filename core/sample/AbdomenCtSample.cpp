@@ -60,8 +60,9 @@ bool inCircle(double x, double y, double cx, double cy, double r) {
 
 }  // namespace
 
-SampleCase makeAbdomenCt(std::uint64_t seed) {
-  const ImageGeometry g = centredGeometry({256, 256, 96}, {1.5, 1.5, 2.5});
+SampleCase makeAbdomenCt(std::uint64_t seed, const Size3& size) {
+  const ImageGeometry g = centredGeometry(
+      size, {384.0 / double(size[0]), 384.0 / double(size[1]), 240.0 / double(size[2])});
   const std::size_t n = g.voxelCount();
   std::vector<float> hu(n, -1000.0f);
   std::vector<std::uint16_t> labels(n, 0);

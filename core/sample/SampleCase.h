@@ -20,9 +20,10 @@ struct SampleCase {
 // two-part hippocampus (head, body) on each side.
 SampleCase makeBrainMr(std::uint64_t seed);
 
-// Contrast-enhanced abdominal CT, 256x256x96 at 1.5x1.5x2.5 mm: liver, spleen, kidneys, lesions,
-// and a metal skin marker on the patient's left (to check left/right on screen).
-SampleCase makeAbdomenCt(std::uint64_t seed);
+// Contrast-enhanced abdominal CT over a 384x384x240 mm field of view, by default 256x256x96
+// voxels (1.5x1.5x2.5 mm): liver, spleen, kidneys, lesions, and a metal skin marker on the
+// patient's left (to check left/right on screen). Benchmarks ask for larger grids.
+SampleCase makeAbdomenCt(std::uint64_t seed, const Size3& size = {256, 256, 96});
 
 // One mammography view (2-D, 12-bit in 16-bit words). `laterality` "R"/"L", `view` "CC"/"MLO";
 // `prior` makes the earlier exam of the same patient (smaller mass, no calcifications).
