@@ -17,12 +17,12 @@ struct CodedConcept {
 
 struct Segment {
   std::uint16_t label = 1;
-  std::string name;
-  std::string description;
+  std::string name{};
+  std::string description{};
   std::array<std::uint8_t, 3> color{128, 174, 128};
-  CodedConcept category;
-  CodedConcept type;
-  CodedConcept typeModifier;
+  CodedConcept category{};
+  CodedConcept type{};
+  CodedConcept typeModifier{};
   std::string algorithmType = "MANUAL";  // MANUAL, SEMIAUTOMATIC, AUTOMATIC
   bool visible = true;
   bool locked = false;
