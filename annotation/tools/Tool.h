@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+
+#include "annotation/tools/PointerEvent.h"
+
+namespace delineate::annotation {
+
+// An interaction mode that turns pointer events into edits (brush, fill, lasso, AI clicks, ...).
+class Tool {
+ public:
+  virtual ~Tool() = default;
+  virtual std::string id() const = 0;  // command id, e.g. "tool.brush"
+  // Returns true when the event was used (the view then does not pan/scroll with it).
+  virtual bool pointer(const PointerEvent& event) = 0;
+  // Abandons an unfinished operation, leaving the label map as it was before it began.
+  virtual void cancel() {}
+};
+
+}  // namespace delineate::annotation
