@@ -26,6 +26,13 @@ LabelMap::LabelMap(std::string name, ImageGeometry geometry, std::shared_ptr<Vox
   }
 }
 
+VolumePtr LabelMap::asVolume() const {
+  VolumeInfo info;
+  info.modality = "SEG";
+  info.seriesDescription = name_;
+  return std::make_shared<const Volume>(geometry_, voxels_, std::move(info));
+}
+
 const Segment* LabelMap::segment(std::uint16_t label) const {
   const auto it = std::find_if(segments_.begin(), segments_.end(),
                                [label](const Segment& s) { return s.label == label; });

@@ -10,6 +10,7 @@
 
 #include "core/model/ImageGeometry.h"
 #include "core/model/Segment.h"
+#include "core/model/Volume.h"
 #include "core/model/VoxelBuffer.h"
 
 namespace delineate::core {
@@ -30,6 +31,8 @@ class LabelMap {
   // Raw write access, for LabelMapEdit and loaders only.
   std::uint16_t* mutableData() { return voxels_->as<std::uint16_t>(); }
   std::shared_ptr<const VoxelBuffer> sharedVoxels() const { return voxels_; }
+  // A Volume over the same voxels (no copy), for writers and views; it sees later edits.
+  VolumePtr asVolume() const;
   std::size_t index(std::size_t i, std::size_t j, std::size_t k) const {
     return i + geometry_.size[0] * (j + geometry_.size[1] * k);
   }
