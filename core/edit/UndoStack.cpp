@@ -16,6 +16,9 @@ void UndoStack::push(std::unique_ptr<Command> command) {
   bytes_ += command->byteSize();
   entries_.push_back(std::move(command));
   ++index_;
+  if (observer_) {
+    observer_(*entries_[index_ - 1], UndoEvent::Pushed);
+  }
   trim();
 }
 
@@ -24,6 +27,9 @@ void UndoStack::undo() {
     return;
   }
   entries_[--index_]->revert();
+  if (observer_) {
+    observer_(*entries_[index_], UndoEvent::Undone);
+  }
 }
 
 void UndoStack::redo() {
@@ -31,6 +37,9 @@ void UndoStack::redo() {
     return;
   }
   entries_[index_++]->apply();
+  if (observer_) {
+    observer_(*entries_[index_ - 1], UndoEvent::Redone);
+  }
 }
 
 std::string UndoStack::undoText() const {

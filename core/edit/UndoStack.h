@@ -3,6 +3,7 @@
 // with a clean marker for "no unsaved changes".
 #include <cstddef>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,8 +12,13 @@
 
 namespace delineate::core {
 
+enum class UndoEvent { Pushed, Undone, Redone };
+
 class UndoStack {
  public:
+  // Told of every command pushed, undone or redone (journaling, change notification).
+  using Observer = std::function<void(Command&, UndoEvent)>;
+
   explicit UndoStack(std::size_t maxEntries = 200, std::size_t maxBytes = 512u << 20);
 
   // Adds a command that has already been applied; drops everything that could be redone.
@@ -33,6 +39,7 @@ class UndoStack {
   void setClean() { clean_ = index_; }
   bool isClean() const { return clean_ && *clean_ == index_; }
   void clear();
+  void setObserver(Observer observer) { observer_ = std::move(observer); }
 
  private:
   void trim();
@@ -42,7 +49,8 @@ class UndoStack {
   std::size_t bytes_ = 0;
   std::size_t maxEntries_;
   std::size_t maxBytes_;
-  std::optional<std::size_t> clean_ = 0;  // nullopt: the clean state can no longer be reached
+  std::optional<std::size_t> clean_ = 0;
+  Observer observer_;  // nullopt: the clean state can no longer be reached
 };
 
 }  // namespace delineate::core

@@ -19,6 +19,7 @@ class VoxelEditCommand : public Command {
   std::size_t byteSize() const override { return sizeof(*this) + delta_.byteSize() + text_.size(); }
   std::string text() const override { return text_; }
   const VoxelDelta& delta() const { return delta_; }
+  const std::shared_ptr<LabelMap>& map() const { return map_; }
 
  private:
   std::shared_ptr<LabelMap> map_;
