@@ -10,5 +10,6 @@ using Args = std::vector<std::string>;
 int runSample(const Args& args);
 int runInfo(const Args& args);
 int runConvert(const Args& args);
+int runSeg(const Args& args);
 
 }  // namespace delineate::cli

@@ -20,6 +20,7 @@ void usage(std::FILE* out) {
                "  sample OUTDIR [--seed N]   write the synthetic sample studies (DICOM + NIfTI)\n"
                "  info PATH                  print every series under PATH as JSON\n"
                "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
+               "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
                "  --version                  print the version\n");
 }
 
@@ -41,7 +42,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::map<std::string, std::function<int(const Args&)>> commands{
-      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}};
+      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

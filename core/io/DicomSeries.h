@@ -21,6 +21,10 @@ struct DicomSeries {
   // Back-references filled by the scanner, handy for display.
   std::string studyInstanceUid;
   std::string patientId;
+  // 1-based part number when the scanner split one SeriesInstanceUID into several series because
+  // its files differ in orientation or matrix size (the description then carries a suffix); 0
+  // when the series was not split.
+  int part = 0;
 };
 
 struct DicomStudy {
@@ -49,6 +53,9 @@ struct DicomScanResult {
   std::vector<DicomFileProblem> problems;  // files that looked like DICOM but could not be read
   std::size_t filesScanned = 0;
   std::size_t nonDicomFiles = 0;  // skipped silently (README, thumbnails, DICOMDIR, ...)
+  // DICOM objects without an image (structured reports, presentation states, key objects,
+  // DICOMDIR); skipped silently and also counted in nonDicomFiles.
+  std::size_t nonImageDicomFiles = 0;
 
   std::vector<const DicomSeries*> allSeries() const;
 };

@@ -11,4 +11,12 @@ namespace delineate::core {
 // file and the problem.
 VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress);
 
+struct DicomLoadOptions {
+  // Decoding threads; 0 picks automatically (several only when there are many slices).
+  unsigned threads = 0;
+};
+
+VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
+                          const DicomLoadOptions& options);
+
 }  // namespace delineate::core

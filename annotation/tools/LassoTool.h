@@ -1,0 +1,50 @@
+#pragma once
+// Lasso and scissors: press-drag-release draws a closed outline on the slice plane. The lasso
+// fills it with the active segment on that slice; the scissors erase the active segment inside
+// or outside it through all slices. One outline = one undo entry.
+#include <vector>
+
+#include "annotation/EditContext.h"
+#include "annotation/tools/Tool.h"
+
+namespace delineate::annotation {
+
+enum class LassoMode {
+  Fill,          // paint the active segment inside the outline
+  EraseInside,   // scissors: remove the active segment inside the outline
+  EraseOutside,  // scissors: remove the active segment outside the outline
+};
+
+class LassoTool : public Tool {
+ public:
+  explicit LassoTool(EditContext& context, LassoMode mode = LassoMode::Fill);
+
+  std::string id() const override {
+    return mode_ == LassoMode::Fill ? "tool.lasso" : "tool.scissors";
+  }
+  bool pointer(const PointerEvent& event) override;
+  void cancel() override;
+
+  LassoMode mode() const { return mode_; }
+  // Also resets throughAllSlices: off for Fill, on for the scissors.
+  void setMode(LassoMode mode);
+  bool throughAllSlices() const { return throughAllSlices_; }
+  void setThroughAllSlices(bool on) { throughAllSlices_ = on; }
+
+  // The outline drawn so far (LPS mm), for the view to draw while the button is down.
+  const std::vector<core::Vec3>& outline() const { return outline_; }
+  bool drawing() const { return drawing_; }
+
+ private:
+  void addPoint(const core::Vec3& p);
+  void finish();
+
+  EditContext& context_;
+  LassoMode mode_;
+  bool throughAllSlices_;
+  bool drawing_ = false;
+  std::vector<core::Vec3> outline_;
+  core::Vec3 normal_{0, 0, 1};
+};
+
+}  // namespace delineate::annotation

@@ -1,0 +1,102 @@
+#pragma once
+// The attributes of one DICOM image file that the scanner and the loader need, parsed once from
+// DCMTK's dataset: identity, the image pixel description, per-frame geometry and rescale.
+// Internal to core/io; DCMTK types stay out of this header.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/ImageGeometry.h"
+#include "core/model/VolumeInfo.h"
+
+class DcmItem;
+
+namespace delineate::core {
+
+struct DicomFrameHeader {
+  std::optional<Vec3> position;                       // ImagePositionPatient
+  std::optional<std::array<double, 6>> orientation;   // row cosines, then column cosines
+  std::optional<std::array<double, 2>> pixelSpacing;  // between rows, between columns (mm)
+  double sliceThickness = 0;                          // 0 when absent
+  double slope = 1;
+  double intercept = 0;
+};
+
+struct DicomFileHeader {
+  std::string path;
+  std::string transferSyntaxUid;
+  std::string transferSyntaxName;
+
+  std::string sopClassUid;
+  std::string sopInstanceUid;
+  std::string patientName;
+  std::string patientId;
+  std::string patientBirthDate;
+  std::string patientSex;
+  std::string studyInstanceUid;
+  std::string studyDate;
+  std::string studyDescription;
+  std::string accessionNumber;
+  std::string seriesInstanceUid;
+  std::string seriesDescription;
+  int seriesNumber = 0;
+  std::optional<int> instanceNumber;
+  std::string modality;
+  std::string frameOfReferenceUid;
+  std::string laterality;
+  std::string viewPosition;
+
+  // Image Pixel module. isImage is false for objects without Rows/Columns (SR, KO, PR, ...).
+  bool isImage = false;
+  std::size_t rows = 0;
+  std::size_t columns = 0;
+  std::size_t frames = 1;  // NumberOfFrames, 1 when absent
+  unsigned samplesPerPixel = 1;
+  unsigned bitsAllocated = 0;
+  unsigned bitsStored = 0;
+  unsigned highBit = 0;
+  bool pixelSigned = false;
+  std::string photometric;
+
+  double gantryTilt = 0;                 // degrees, GantryDetectorTilt
+  double spacingBetweenSlices = 0;       // 0 when absent
+  std::vector<double> gridFrameOffsets;  // RT dose style frame offsets along the normal
+  bool hasModalityLutSequence = false;
+  bool enhanced = false;  // per-frame functional groups present
+  std::vector<WindowPreset> windows;
+
+  // Geometry and rescale shared by all frames; perFrame (empty or one entry per frame) holds the
+  // per-frame functional groups of enhanced multi-frame objects merged over the shared ones.
+  DicomFrameHeader shared;
+  std::vector<DicomFrameHeader> perFrame;
+
+  // Header of frame k (0-based): perFrame[k] when present, else `shared` with a position
+  // derived for legacy multi-frame objects (GridFrameOffsetVector, SpacingBetweenSlices).
+  DicomFrameHeader frame(std::size_t k) const;
+  // Bytes of one uncompressed frame; throws Error(TooLarge) naming the file on overflow.
+  std::size_t frameBytes() const;
+  // Throws Error naming the file when the header claims more pixel data than a file of
+  // `fileBytes` bytes could hold (given its transfer syntax) or than this machine could hold.
+  void checkSizeAgainstFile(std::uintmax_t fileBytes) const;
+};
+
+// Parses the dataset of `path` (transfer syntax as read). Throws Error(InvalidInput) naming the
+// file when an attribute the loader relies on is malformed.
+DicomFileHeader parseDicomHeader(DcmItem& dataset, const std::string& transferSyntaxUid,
+                                 const std::string& path);
+
+// Reads only the header of `path` (stops before the pixel data). Throws Error naming the file.
+DicomFileHeader readDicomHeader(const std::string& path);
+
+// True for the JPEG 2000 transfer syntaxes, which DCMTK cannot decode (GDCM through ITK does).
+bool isJpeg2000Syntax(const std::string& transferSyntaxUid);
+// True for syntaxes whose pixel data is stored as is (implicit/explicit little/big endian).
+bool isNativeSyntax(const std::string& transferSyntaxUid);
+
+// Physical memory of this machine in bytes (max size_t when unknown).
+std::size_t physicalMemory();
+
+}  // namespace delineate::core

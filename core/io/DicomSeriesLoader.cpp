@@ -1,0 +1,446 @@
+#include "core/io/DicomSeriesLoader.h"
+
+#include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dccodec.h>
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfcache.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcpixel.h>
+#include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmdata/dcxfer.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+
+#include "core/Error.h"
+#include "core/io/DicomCodecs.h"
+#include "core/io/DicomCondition.h"
+#include "core/io/DicomHeader.h"
+#include "core/io/DicomJpeg2000.h"
+#include "core/io/DicomPixelConversion.h"
+#include "core/io/DicomRleCheck.h"
+#include "core/io/DicomSliceGeometry.h"
+#include "core/io/DicomWindows.h"
+#include "core/jobs/ParallelFor.h"
+
+namespace delineate::core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Slice {
+  std::size_t file = 0;   // index into the readable headers
+  std::size_t frame = 0;  // frame within that file
+};
+
+// The frames of one file that one thread decodes, in frame order.
+struct DecodeUnit {
+  std::size_t file = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> frames;  // (frame, slice)
+};
+
+std::string seriesName(const DicomSeries& s) {
+  if (!s.files.empty()) {
+    return fs::path(s.files.front()).parent_path().string();
+  }
+  return s.seriesInstanceUid;
+}
+
+std::string joinNames(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < 3; ++i) {
+    out += (i ? "; " : "") + items[i];
+  }
+  if (items.size() > 3) {
+    out += "; and " + std::to_string(items.size() - 3) + " more";
+  }
+  return out;
+}
+
+void checkDecodable(const DicomFileHeader& h) {
+  if (isNativeSyntax(h.transferSyntaxUid) || isJpeg2000Syntax(h.transferSyntaxUid) ||
+      h.transferSyntaxUid == UID_DeflatedExplicitVRLittleEndianTransferSyntax) {
+    return;
+  }
+  const E_TransferSyntax xfer = DcmXfer(h.transferSyntaxUid.c_str()).getXfer();
+  if (xfer != EXS_Unknown && DcmXfer(xfer).isEncapsulated() &&
+      DcmCodecList::canChangeCoding(xfer, EXS_LittleEndianExplicit)) {
+    return;
+  }
+  throw Error(ErrorKind::Unsupported, h.path,
+              "transfer syntax " + h.transferSyntaxName +
+                  (h.transferSyntaxName != h.transferSyntaxUid ? " (" + h.transferSyntaxUid + ")"
+                                                               : std::string()) +
+                  " is not supported (uncompressed, deflated, RLE, JPEG, JPEG-LS and JPEG 2000 "
+                  "are)");
+}
+
+// Same image shape as the reference file, or Error naming the file.
+void checkSameShape(const DicomFileHeader& h, const DicomFileHeader& ref) {
+  auto size = [](const DicomFileHeader& x) {
+    return std::to_string(x.columns) + "x" + std::to_string(x.rows);
+  };
+  if (h.rows != ref.rows || h.columns != ref.columns) {
+    throw Error(ErrorKind::InvalidInput, h.path,
+                "image size " + size(h) + " differs from " + size(ref) + " in " + ref.path +
+                    ": mixed image sizes in one series (load them as separate series)");
+  }
+  if (h.bitsAllocated != ref.bitsAllocated || h.bitsStored != ref.bitsStored ||
+      h.highBit != ref.highBit || h.pixelSigned != ref.pixelSigned) {
+    throw Error(ErrorKind::InvalidInput, h.path,
+                "pixel format (BitsAllocated/BitsStored/HighBit/PixelRepresentation) differs "
+                "from " +
+                    ref.path);
+  }
+  if (h.photometric != ref.photometric) {
+    throw Error(ErrorKind::InvalidInput, h.path,
+                "PhotometricInterpretation " + h.photometric + " differs from " + ref.photometric +
+                    " in " + ref.path);
+  }
+}
+
+void checkMonochrome(const DicomFileHeader& h) {
+  if (h.samplesPerPixel != 1 || (h.photometric != "MONOCHROME1" && h.photometric != "MONOCHROME2" &&
+                                 !h.photometric.empty())) {
+    throw Error(ErrorKind::Unsupported, h.path,
+                "colour images are not supported (PhotometricInterpretation " + h.photometric +
+                    ", " + std::to_string(h.samplesPerPixel) + " samples per pixel)");
+  }
+}
+
+class SeriesDecoder {
+ public:
+  SeriesDecoder(const std::vector<DicomFileHeader>& headers, const DicomSampleFormat& format,
+                const DicomPixelPlan& plan, const std::vector<Rescale>& rescales,
+                std::size_t sliceVoxels, VoxelBuffer& buffer)
+      : headers_(headers),
+        format_(format),
+        plan_(plan),
+        rescales_(rescales),
+        sliceVoxels_(sliceVoxels),
+        slotBytes_(sliceVoxels * scalarSize(plan.slotType)),
+        base_(static_cast<unsigned char*>(buffer.data())),
+        ranges_(rescales.size()) {}
+
+  void decode(const DecodeUnit& unit, ProgressSink& progress) {
+    const DicomFileHeader& h = headers_[unit.file];
+    if (isJpeg2000Syntax(h.transferSyntaxUid)) {
+      decodeJpeg2000(unit, progress);
+    } else {
+      decodeWithDcmtk(unit, progress);
+    }
+  }
+
+  const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges() const { return ranges_; }
+
+ private:
+  void store(const void* samples, std::size_t slice) {
+    ranges_[slice] = convertDicomSlice(samples, base_ + slice * slotBytes_, sliceVoxels_, format_,
+                                       plan_, rescales_[slice]);
+  }
+
+  void decodeWithDcmtk(const DecodeUnit& unit, ProgressSink& progress) {
+    const DicomFileHeader& h = headers_[unit.file];
+    const std::string& path = h.path;
+    DcmFileFormat file;
+    // Values above DCM_MaxReadLength stay on disk until read: the pixels of native files go from
+    // the file straight into the volume.
+    checkDicom(
+        file.loadFile(path.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_autoDetect),
+        path, "reading the file (truncated or corrupt?)");
+    DcmDataset* ds = file.getDataset();
+    Uint16 rows = 0, columns = 0;
+    ds->findAndGetUint16(DCM_Rows, rows);
+    ds->findAndGetUint16(DCM_Columns, columns);
+    if (rows != h.rows || columns != h.columns) {
+      throw Error(ErrorKind::InvalidInput, path, "the file changed while it was being loaded");
+    }
+    DcmElement* element = nullptr;
+    if (ds->findAndGetElement(DCM_PixelData, element).bad() || element == nullptr) {
+      throw Error(ErrorKind::InvalidInput, path, "no PixelData element (truncated file?)");
+    }
+    auto* pixels = dynamic_cast<DcmPixelData*>(element);
+    if (pixels == nullptr) {
+      throw Error(ErrorKind::InvalidInput, path, "PixelData element of an unexpected type");
+    }
+    const std::size_t frameBytes = h.frameBytes();
+    Uint32 dcmFrameBytes = 0;
+    checkDicom(pixels->getUncompressedFrameSize(ds, dcmFrameBytes), path,
+               "computing the frame size");
+    if (dcmFrameBytes != frameBytes || frameBytes >= std::numeric_limits<Uint32>::max()) {
+      throw Error(ErrorKind::InvalidInput, path, "inconsistent frame size");
+    }
+    const bool native = isNativeSyntax(h.transferSyntaxUid) ||
+                        h.transferSyntaxUid == UID_DeflatedExplicitVRLittleEndianTransferSyntax;
+    if (native) {
+      const double needed = static_cast<double>(frameBytes) * static_cast<double>(h.frames);
+      if (static_cast<double>(pixels->getLengthField()) < needed) {
+        throw Error(ErrorKind::InvalidInput, path,
+                    "PixelData holds " + std::to_string(pixels->getLengthField()) + " bytes but " +
+                        std::to_string(h.frames) + " frame(s) of " + std::to_string(h.columns) +
+                        "x" + std::to_string(h.rows) + " need " +
+                        std::to_string(static_cast<std::uint64_t>(needed)));
+      }
+    }
+    // Decode into the slot when it has room for the frame and DCMTK's pad byte; else through a
+    // small scratch buffer (8-bit frames of odd size, 32-bit samples kept as Int16).
+    const std::size_t padded = frameBytes + (frameBytes & 1u);
+    const bool rle = h.transferSyntaxUid == UID_RLELosslessTransferSyntax;
+    std::vector<unsigned char> scratch;
+    DcmFileCache cache;
+    Uint32 startFragment = 0;
+    std::size_t expectedFrame = 0;
+    for (const auto& [frame, slice] : unit.frames) {
+      progress.throwIfCancelled();
+      if (frame != expectedFrame) {
+        startFragment = 0;  // skipped a frame: let DCMTK find the fragment
+      }
+      unsigned char* slot = base_ + slice * slotBytes_;
+      unsigned char* target = slot;
+      if (slotBytes_ < padded) {
+        scratch.resize(padded);
+        target = scratch.data();
+      }
+      if (rle) {
+        checkRleFrame(*pixels, h.frames, frame, format_.bitsAllocated / 8, path);
+      }
+      OFString colourModel;
+      checkDicom(pixels->getUncompressedFrame(ds, static_cast<Uint32>(frame), startFragment, target,
+                                              static_cast<Uint32>(padded), colourModel, &cache),
+                 path, "decoding frame " + std::to_string(frame + 1));
+      store(target, slice);
+      expectedFrame = frame + 1;
+    }
+  }
+
+  void decodeJpeg2000(const DecodeUnit& unit, ProgressSink& progress) {
+    const DicomFileHeader& h = headers_[unit.file];
+    const Jpeg2000Frames frames = readJpeg2000Frames(h.path, h.rows, h.columns, h.frames, format_);
+    for (const auto& [frame, slice] : unit.frames) {
+      progress.throwIfCancelled();
+      store(frames.frame(frame), slice);
+    }
+  }
+
+  const std::vector<DicomFileHeader>& headers_;
+  DicomSampleFormat format_;
+  DicomPixelPlan plan_;
+  const std::vector<Rescale>& rescales_;
+  std::size_t sliceVoxels_;
+  std::size_t slotBytes_;
+  unsigned char* base_;
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges_;
+};
+
+// Splits the slices into per-file units; large multi-frame files are cut in several units so
+// that threads share them (each unit opens the file on its own).
+std::vector<DecodeUnit> makeUnits(const std::vector<Slice>& slices, std::size_t fileCount,
+                                  unsigned threads) {
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> perFile(fileCount);
+  for (std::size_t s = 0; s < slices.size(); ++s) {
+    perFile[slices[s].file].emplace_back(slices[s].frame, s);
+  }
+  std::vector<DecodeUnit> units;
+  for (std::size_t f = 0; f < fileCount; ++f) {
+    auto& frames = perFile[f];
+    if (frames.empty()) {
+      continue;
+    }
+    std::sort(frames.begin(), frames.end());
+    const std::size_t chunks =
+        frames.size() >= 16 ? std::min<std::size_t>(threads * 2, frames.size() / 8) : 1;
+    const std::size_t per = (frames.size() + chunks - 1) / std::max<std::size_t>(chunks, 1);
+    for (std::size_t b = 0; b < frames.size(); b += per) {
+      DecodeUnit u;
+      u.file = f;
+      u.frames.assign(
+          frames.begin() + static_cast<std::ptrdiff_t>(b),
+          frames.begin() + static_cast<std::ptrdiff_t>(std::min(b + per, frames.size())));
+      units.push_back(std::move(u));
+    }
+  }
+  return units;
+}
+
+}  // namespace
+
+VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress) {
+  return loadDicomSeries(series, progress, DicomLoadOptions{});
+}
+
+VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
+                          const DicomLoadOptions& options) {
+  ensureDicomCodecs();
+  if (series.files.empty()) {
+    throw Error(ErrorKind::InvalidInput, series.seriesInstanceUid, "the series has no files");
+  }
+  const unsigned autoThreads = std::min(hardwareThreads(), 4u);
+  const unsigned threads = options.threads > 0 ? options.threads : autoThreads;
+
+  // 1. Headers of every file (pixel data stays on disk).
+  progress.report(0.0, "Reading DICOM headers");
+  const std::size_t n = series.files.size();
+  std::vector<std::optional<DicomFileHeader>> parsed(n);
+  std::vector<std::string> failures(n);
+  std::vector<std::optional<Error>> firstErrors(n);
+  std::atomic<std::size_t> done{0};
+  parallelFor(n, n >= 8 ? threads : 1, progress, [&](std::size_t i) {
+    const std::string& path = series.files[i];
+    try {
+      std::error_code ec;
+      if (!fs::is_regular_file(path, ec)) {
+        throw Error(ErrorKind::Io, path, "no such file");
+      }
+      const auto bytes = fs::file_size(path, ec);
+      DicomFileHeader h = readDicomHeader(path);
+      if (!h.isImage) {
+        throw Error(ErrorKind::InvalidInput, path,
+                    "not an image (no Rows/Columns; SOP class " +
+                        (h.sopClassUid.empty() ? std::string("unknown") : h.sopClassUid) + ")");
+      }
+      h.checkSizeAgainstFile(bytes);
+      parsed[i] = std::move(h);
+    } catch (const CancelledError&) {
+      throw;
+    } catch (const Error& e) {
+      failures[i] = e.what();
+      firstErrors[i] = e;
+    }
+    const std::size_t k = done.fetch_add(1) + 1;
+    if (k % 16 == 0 || k == n) {
+      progress.report(0.1 * static_cast<double>(k) / static_cast<double>(n),
+                      "Reading DICOM headers");
+    }
+  });
+  std::vector<DicomFileHeader> headers;
+  std::vector<std::string> skipped;
+  const Error* firstError = nullptr;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (parsed[i]) {
+      headers.push_back(std::move(*parsed[i]));
+    } else {
+      skipped.push_back(failures[i]);
+      if (!firstError) {
+        firstError = &*firstErrors[i];
+      }
+    }
+  }
+  if (headers.empty()) {
+    throw *firstError;  // n > 0, so there is one
+  }
+  std::vector<std::string> warnings;
+  if (!skipped.empty()) {
+    warnings.push_back("skipped " + std::to_string(skipped.size()) +
+                       " unreadable file(s): " + joinNames(skipped));
+  }
+
+  // 2. One pixel format and image size for all files.
+  const DicomFileHeader& ref = headers.front();
+  for (const auto& h : headers) {
+    checkMonochrome(h);
+    checkSameShape(h, ref);
+    checkDecodable(h);
+  }
+  DicomSampleFormat format{ref.bitsAllocated, ref.bitsStored, ref.highBit, ref.pixelSigned};
+  validateSampleFormat(format, ref.path);
+  if (std::any_of(headers.begin(), headers.end(),
+                  [](const auto& h) { return h.hasModalityLutSequence; })) {
+    warnings.push_back("a Modality LUT Sequence is present and was not applied");
+  }
+
+  // 3. Frames in slice order and the grid.
+  std::vector<DicomSlicePlacement> placements;
+  std::vector<Slice> frameOf;
+  for (std::size_t f = 0; f < headers.size(); ++f) {
+    const DicomFileHeader& h = headers[f];
+    for (std::size_t k = 0; k < h.frames; ++k) {
+      const DicomFrameHeader fh = h.frame(k);
+      DicomSlicePlacement p;
+      p.position = fh.position;
+      p.orientation = fh.orientation;
+      p.pixelSpacing = fh.pixelSpacing;
+      p.sliceThickness = fh.sliceThickness;
+      p.instanceNumber = h.instanceNumber;
+      p.file = h.path;
+      p.frame = k;
+      placements.push_back(std::move(p));
+      frameOf.push_back({f, k});
+    }
+  }
+  DicomStackLayout layout = layoutDicomSlices(placements, ref.rows, ref.columns,
+                                              ref.spacingBetweenSlices, ref.gantryTilt);
+  warnings.insert(warnings.end(), layout.warnings.begin(), layout.warnings.end());
+  std::vector<Slice> slices;
+  std::vector<Rescale> rescales;
+  for (std::size_t idx : layout.order) {
+    const Slice s = frameOf[idx];
+    slices.push_back(s);
+    const DicomFrameHeader fh = headers[s.file].frame(s.frame);
+    rescales.push_back({fh.slope, fh.intercept});
+  }
+
+  // 4. Sizes, type, buffer.
+  const std::size_t sliceVoxels = ref.rows * ref.columns;
+  const std::size_t count = layout.geometry.voxelCount();
+  const DicomPixelPlan plan = planDicomPixels(format, rescales);
+  const double bytes = static_cast<double>(count) * static_cast<double>(scalarSize(plan.slotType));
+  if (bytes > 0.8 * static_cast<double>(physicalMemory())) {
+    throw Error(ErrorKind::TooLarge, seriesName(series),
+                "the volume needs " + std::to_string(static_cast<std::uint64_t>(bytes) >> 20) +
+                    " MiB, more than this machine's memory");
+  }
+  auto buffer = std::make_shared<VoxelBuffer>(plan.slotType, count);
+
+  // 5. Decode, several files at a time when there are many.
+  const std::vector<DecodeUnit> units = makeUnits(slices, headers.size(), threads);
+  SeriesDecoder decoder(headers, format, plan, rescales, sliceVoxels, *buffer);
+  const bool parallel = options.threads > 0 || (slices.size() >= 8 && bytes >= 4.0 * 1024 * 1024);
+  std::atomic<std::size_t> decoded{0};
+  parallelFor(units.size(), parallel ? threads : 1, progress, [&](std::size_t u) {
+    decoder.decode(units[u], progress);
+    const std::size_t k = decoded.fetch_add(units[u].frames.size()) + units[u].frames.size();
+    progress.report(0.1 + 0.85 * static_cast<double>(k) / static_cast<double>(slices.size()),
+                    "Decoding DICOM pixels");
+  });
+  buffer =
+      finalizeDicomPixels(std::move(buffer), format, plan, rescales, decoder.ranges(), sliceVoxels);
+
+  // 6. What the volume is.
+  const DicomFileHeader& first = headers[slices.front().file];
+  VolumeInfo info;
+  info.modality = first.modality;
+  info.patientName = first.patientName;
+  info.patientId = first.patientId;
+  info.patientBirthDate = first.patientBirthDate;
+  info.patientSex = first.patientSex;
+  info.studyInstanceUid = first.studyInstanceUid;
+  info.studyDate = first.studyDate;
+  info.studyDescription = first.studyDescription;
+  info.accessionNumber = first.accessionNumber;
+  info.seriesInstanceUid = first.seriesInstanceUid;
+  info.seriesDescription =
+      series.description.empty() ? first.seriesDescription : series.description;
+  info.seriesNumber = first.seriesNumber;
+  info.frameOfReferenceUid = first.frameOfReferenceUid;
+  info.sopClassUid = first.sopClassUid;
+  info.transferSyntax = first.transferSyntaxName;
+  info.photometric = first.photometric.empty() ? "MONOCHROME2" : first.photometric;
+  info.laterality = first.laterality;
+  info.viewPosition = first.viewPosition;
+  info.sourcePath = fs::path(first.path).parent_path().string();
+  for (const Slice& s : slices) {
+    info.sourceFiles.push_back(headers[s.file].path);
+  }
+  info.warnings = std::move(warnings);
+  info.windows = first.windows;
+  appendDefaultWindows(info.modality, *buffer, info.windows);
+  progress.report(1.0, "Done");
+  return std::make_shared<const Volume>(layout.geometry, std::move(buffer), std::move(info));
+}
+
+}  // namespace delineate::core
