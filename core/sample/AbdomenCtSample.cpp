@@ -91,9 +91,12 @@ SampleCase makeAbdomenCt(std::uint64_t seed, const Size3& size) {
         if (inCircle(x, y, 122, -78, 2.5)) {
           v = 2500;
         }
-        const double body = (x / 165.0) * (x / 165.0) + ((y - 12) / 115.0) * ((y - 12) / 115.0);
+        // The trunk narrows toward the chest and the pelvis.
+        const double taper = 1.0 - 0.1 * (p[2] / 120.0) * (p[2] / 120.0);
+        const double bx = 165.0 * taper, by = 115.0 * taper;
+        const double body = (x / bx) * (x / bx) + ((y - 12) / by) * ((y - 12) / by);
         if (body < 1.0) {
-          const double depth = (1.0 - std::sqrt(body)) * 115.0;  // mm below the skin, roughly
+          const double depth = (1.0 - std::sqrt(body)) * by;  // mm below the skin, roughly
           if (depth < 14) {
             v = -105;  // subcutaneous fat
           } else if (depth < 24) {
@@ -149,6 +152,13 @@ SampleCase makeAbdomenCt(std::uint64_t seed, const Size3& size) {
               v = lesionHu[l];
               lab = kLesion;
             }
+          }
+          // Lower ribs: arcs under the muscle wall every 22 mm, sparing the anterior midline.
+          const double ribPhase = std::fmod(p[2] + 200.0, 22.0);
+          if (p[2] > -30 && depth > 22 && depth < 29 && ribPhase < 8.0 &&
+              !(std::abs(x) < 60 && y < 0)) {
+            v = 620;
+            lab = 0;
           }
         }
         hu[idx] = v;
