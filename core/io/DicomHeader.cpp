@@ -273,13 +273,22 @@ void DicomFileHeader::checkSizeAgainstFile(std::uintmax_t fileBytes) const {
   }
   const double needed = static_cast<double>(perFrameBytes) * static_cast<double>(frames);
   const double have = static_cast<double>(fileBytes);
+  // The most a file of this size can expand to, by transfer syntax.
+  const double mib = 1024.0 * 1024.0;
+  const std::string& ts = transferSyntaxUid;
   double allowed = have;  // native: the pixels are in the file verbatim
-  if (transferSyntaxUid == UID_DeflatedExplicitVRLittleEndianTransferSyntax) {
-    allowed = have * 1100.0 + 1024.0 * 1024.0;  // deflate cannot beat ~1032:1
-  } else if (!isNativeSyntax(transferSyntaxUid)) {
-    // Compressed: JPEG-LS and JPEG 2000 squeeze blank images very hard; allow a generous ratio
-    // but never gigabytes from a few bytes.
-    allowed = std::max(have * 2000.0, 256.0 * 1024 * 1024);
+  if (ts == UID_DeflatedExplicitVRLittleEndianTransferSyntax) {
+    allowed = have * 1100.0 + mib;  // deflate cannot beat ~1032:1
+  } else if (ts == UID_RLELosslessTransferSyntax) {
+    allowed = have * 200.0 + mib;  // a 128-byte run takes 2 bytes
+  } else if (ts == UID_JPEGProcess14TransferSyntax || ts == UID_JPEGProcess14SV1TransferSyntax) {
+    allowed = have * 64.0 + mib;  // Huffman: at least one bit per sample
+  } else if (ts == UID_JPEGProcess1TransferSyntax || ts == UID_JPEGProcess2_4TransferSyntax) {
+    allowed = have * 1000.0 + mib;  // at least a few bits per 8x8 block
+  } else if (!isNativeSyntax(ts)) {
+    // JPEG-LS run mode and JPEG 2000 squeeze blank images very hard: a generous ratio, but
+    // never gigabytes from a few bytes.
+    allowed = std::max(have * 2000.0, 256.0 * mib);
   }
   if (needed > allowed) {
     throw Error(ErrorKind::InvalidInput, path,

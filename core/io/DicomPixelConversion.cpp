@@ -64,7 +64,8 @@ T toVoxel(std::int64_t stored, const Rescale& r, std::int64_t islope, std::int64
 
 template <class S, class T>
 std::pair<std::int64_t, std::int64_t> convertTyped(const void* srcV, void* dstV, std::size_t n,
-                                                   const Normalizer& norm, const Rescale& r) {
+                                                   const Normalizer& norm, const Rescale& r,
+                                                   bool wantRange) {
   const auto* src = static_cast<const unsigned char*>(srcV);
   auto* dst = static_cast<unsigned char*>(dstV);
   std::int64_t lo = std::numeric_limits<std::int64_t>::max();
@@ -80,6 +81,9 @@ std::pair<std::int64_t, std::int64_t> convertTyped(const void* srcV, void* dstV,
     if (norm.trivial && r.identity()) {
       if (src != dst) {
         std::memcpy(dst, src, n * sizeof(S));
+      }
+      if (!wantRange) {
+        return {0, 0};
       }
       const S* p = reinterpret_cast<const S*>(dst);
       const auto [mn, mx] = std::minmax_element(p, p + n);
@@ -109,7 +113,8 @@ std::pair<std::int64_t, std::int64_t> convertTyped(const void* srcV, void* dstV,
 
 std::pair<std::int64_t, std::int64_t> convertAny(const void* src, void* dst, std::size_t n,
                                                  ScalarType from, ScalarType to,
-                                                 const Normalizer& norm, const Rescale& r) {
+                                                 const Normalizer& norm, const Rescale& r,
+                                                 bool wantRange = false) {
   return dispatchScalar(from, [&](auto s) {
     using S = decltype(s);
     if constexpr (std::is_floating_point_v<S>) {
@@ -118,7 +123,7 @@ std::pair<std::int64_t, std::int64_t> convertAny(const void* src, void* dst, std
     } else {
       return dispatchScalar(to, [&](auto t) {
         using T = decltype(t);
-        return convertTyped<S, T>(src, dst, n, norm, r);
+        return convertTyped<S, T>(src, dst, n, norm, r, wantRange);
       });
     }
   });
@@ -202,7 +207,7 @@ std::pair<std::int64_t, std::int64_t> convertDicomSlice(const void* src, void* d
   const Normalizer norm(format);
   if (plan.deferred) {
     // Keep normalised stored values; the rescale comes in finalizeDicomPixels.
-    return convertAny(src, dst, count, format.storedType(), plan.slotType, norm, Rescale{});
+    return convertAny(src, dst, count, format.storedType(), plan.slotType, norm, Rescale{}, true);
   }
   return convertAny(src, dst, count, format.storedType(), plan.slotType, norm, rescale);
 }

@@ -46,7 +46,8 @@ struct DicomPixelPlan {
 DicomPixelPlan planDicomPixels(const DicomSampleFormat& format, const std::vector<Rescale>& slices);
 
 // Converts `count` raw samples at `src` (native byte order, storedType() layout) into the slot
-// type at `dst`; src and dst may be the same memory. Returns the min and max stored value.
+// type at `dst`; src and dst may be the same memory. Returns the min and max stored value for
+// deferred plans (which need them), {0, 0} otherwise.
 std::pair<std::int64_t, std::int64_t> convertDicomSlice(const void* src, void* dst,
                                                         std::size_t count,
                                                         const DicomSampleFormat& format,

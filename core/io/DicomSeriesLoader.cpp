@@ -1,28 +1,15 @@
 #include "core/io/DicomSeriesLoader.h"
 
-#include <dcmtk/config/osconfig.h>  // must come first
-#include <dcmtk/dcmdata/dccodec.h>
-#include <dcmtk/dcmdata/dcdeftag.h>
-#include <dcmtk/dcmdata/dcfcache.h>
-#include <dcmtk/dcmdata/dcfilefo.h>
-#include <dcmtk/dcmdata/dcpixel.h>
-#include <dcmtk/dcmdata/dcuid.h>
-#include <dcmtk/dcmdata/dcxfer.h>
-
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <limits>
-#include <map>
 #include <optional>
 
 #include "core/Error.h"
 #include "core/io/DicomCodecs.h"
-#include "core/io/DicomCondition.h"
+#include "core/io/DicomFrameDecoder.h"
 #include "core/io/DicomHeader.h"
-#include "core/io/DicomJpeg2000.h"
 #include "core/io/DicomPixelConversion.h"
-#include "core/io/DicomRleCheck.h"
 #include "core/io/DicomSliceGeometry.h"
 #include "core/io/DicomWindows.h"
 #include "core/jobs/ParallelFor.h"
@@ -32,17 +19,6 @@ namespace delineate::core {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Slice {
-  std::size_t file = 0;   // index into the readable headers
-  std::size_t frame = 0;  // frame within that file
-};
-
-// The frames of one file that one thread decodes, in frame order.
-struct DecodeUnit {
-  std::size_t file = 0;
-  std::vector<std::pair<std::size_t, std::size_t>> frames;  // (frame, slice)
-};
 
 std::string seriesName(const DicomSeries& s) {
   if (!s.files.empty()) {
@@ -60,24 +36,6 @@ std::string joinNames(const std::vector<std::string>& items) {
     out += "; and " + std::to_string(items.size() - 3) + " more";
   }
   return out;
-}
-
-void checkDecodable(const DicomFileHeader& h) {
-  if (isNativeSyntax(h.transferSyntaxUid) || isJpeg2000Syntax(h.transferSyntaxUid) ||
-      h.transferSyntaxUid == UID_DeflatedExplicitVRLittleEndianTransferSyntax) {
-    return;
-  }
-  const E_TransferSyntax xfer = DcmXfer(h.transferSyntaxUid.c_str()).getXfer();
-  if (xfer != EXS_Unknown && DcmXfer(xfer).isEncapsulated() &&
-      DcmCodecList::canChangeCoding(xfer, EXS_LittleEndianExplicit)) {
-    return;
-  }
-  throw Error(ErrorKind::Unsupported, h.path,
-              "transfer syntax " + h.transferSyntaxName +
-                  (h.transferSyntaxName != h.transferSyntaxUid ? " (" + h.transferSyntaxUid + ")"
-                                                               : std::string()) +
-                  " is not supported (uncompressed, deflated, RLE, JPEG, JPEG-LS and JPEG 2000 "
-                  "are)");
 }
 
 // Same image shape as the reference file, or Error naming the file.
@@ -111,160 +69,6 @@ void checkMonochrome(const DicomFileHeader& h) {
                 "colour images are not supported (PhotometricInterpretation " + h.photometric +
                     ", " + std::to_string(h.samplesPerPixel) + " samples per pixel)");
   }
-}
-
-class SeriesDecoder {
- public:
-  SeriesDecoder(const std::vector<DicomFileHeader>& headers, const DicomSampleFormat& format,
-                const DicomPixelPlan& plan, const std::vector<Rescale>& rescales,
-                std::size_t sliceVoxels, VoxelBuffer& buffer)
-      : headers_(headers),
-        format_(format),
-        plan_(plan),
-        rescales_(rescales),
-        sliceVoxels_(sliceVoxels),
-        slotBytes_(sliceVoxels * scalarSize(plan.slotType)),
-        base_(static_cast<unsigned char*>(buffer.data())),
-        ranges_(rescales.size()) {}
-
-  void decode(const DecodeUnit& unit, ProgressSink& progress) {
-    const DicomFileHeader& h = headers_[unit.file];
-    if (isJpeg2000Syntax(h.transferSyntaxUid)) {
-      decodeJpeg2000(unit, progress);
-    } else {
-      decodeWithDcmtk(unit, progress);
-    }
-  }
-
-  const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges() const { return ranges_; }
-
- private:
-  void store(const void* samples, std::size_t slice) {
-    ranges_[slice] = convertDicomSlice(samples, base_ + slice * slotBytes_, sliceVoxels_, format_,
-                                       plan_, rescales_[slice]);
-  }
-
-  void decodeWithDcmtk(const DecodeUnit& unit, ProgressSink& progress) {
-    const DicomFileHeader& h = headers_[unit.file];
-    const std::string& path = h.path;
-    DcmFileFormat file;
-    // Values above DCM_MaxReadLength stay on disk until read: the pixels of native files go from
-    // the file straight into the volume.
-    checkDicom(
-        file.loadFile(path.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_autoDetect),
-        path, "reading the file (truncated or corrupt?)");
-    DcmDataset* ds = file.getDataset();
-    Uint16 rows = 0, columns = 0;
-    ds->findAndGetUint16(DCM_Rows, rows);
-    ds->findAndGetUint16(DCM_Columns, columns);
-    if (rows != h.rows || columns != h.columns) {
-      throw Error(ErrorKind::InvalidInput, path, "the file changed while it was being loaded");
-    }
-    DcmElement* element = nullptr;
-    if (ds->findAndGetElement(DCM_PixelData, element).bad() || element == nullptr) {
-      throw Error(ErrorKind::InvalidInput, path, "no PixelData element (truncated file?)");
-    }
-    auto* pixels = dynamic_cast<DcmPixelData*>(element);
-    if (pixels == nullptr) {
-      throw Error(ErrorKind::InvalidInput, path, "PixelData element of an unexpected type");
-    }
-    const std::size_t frameBytes = h.frameBytes();
-    Uint32 dcmFrameBytes = 0;
-    checkDicom(pixels->getUncompressedFrameSize(ds, dcmFrameBytes), path,
-               "computing the frame size");
-    if (dcmFrameBytes != frameBytes || frameBytes >= std::numeric_limits<Uint32>::max()) {
-      throw Error(ErrorKind::InvalidInput, path, "inconsistent frame size");
-    }
-    const bool native = isNativeSyntax(h.transferSyntaxUid) ||
-                        h.transferSyntaxUid == UID_DeflatedExplicitVRLittleEndianTransferSyntax;
-    if (native) {
-      const double needed = static_cast<double>(frameBytes) * static_cast<double>(h.frames);
-      if (static_cast<double>(pixels->getLengthField()) < needed) {
-        throw Error(ErrorKind::InvalidInput, path,
-                    "PixelData holds " + std::to_string(pixels->getLengthField()) + " bytes but " +
-                        std::to_string(h.frames) + " frame(s) of " + std::to_string(h.columns) +
-                        "x" + std::to_string(h.rows) + " need " +
-                        std::to_string(static_cast<std::uint64_t>(needed)));
-      }
-    }
-    // Decode into the slot when it has room for the frame and DCMTK's pad byte; else through a
-    // small scratch buffer (8-bit frames of odd size, 32-bit samples kept as Int16).
-    const std::size_t padded = frameBytes + (frameBytes & 1u);
-    const bool rle = h.transferSyntaxUid == UID_RLELosslessTransferSyntax;
-    std::vector<unsigned char> scratch;
-    DcmFileCache cache;
-    Uint32 startFragment = 0;
-    std::size_t expectedFrame = 0;
-    for (const auto& [frame, slice] : unit.frames) {
-      progress.throwIfCancelled();
-      if (frame != expectedFrame) {
-        startFragment = 0;  // skipped a frame: let DCMTK find the fragment
-      }
-      unsigned char* slot = base_ + slice * slotBytes_;
-      unsigned char* target = slot;
-      if (slotBytes_ < padded) {
-        scratch.resize(padded);
-        target = scratch.data();
-      }
-      if (rle) {
-        checkRleFrame(*pixels, h.frames, frame, format_.bitsAllocated / 8, path);
-      }
-      OFString colourModel;
-      checkDicom(pixels->getUncompressedFrame(ds, static_cast<Uint32>(frame), startFragment, target,
-                                              static_cast<Uint32>(padded), colourModel, &cache),
-                 path, "decoding frame " + std::to_string(frame + 1));
-      store(target, slice);
-      expectedFrame = frame + 1;
-    }
-  }
-
-  void decodeJpeg2000(const DecodeUnit& unit, ProgressSink& progress) {
-    const DicomFileHeader& h = headers_[unit.file];
-    const Jpeg2000Frames frames = readJpeg2000Frames(h.path, h.rows, h.columns, h.frames, format_);
-    for (const auto& [frame, slice] : unit.frames) {
-      progress.throwIfCancelled();
-      store(frames.frame(frame), slice);
-    }
-  }
-
-  const std::vector<DicomFileHeader>& headers_;
-  DicomSampleFormat format_;
-  DicomPixelPlan plan_;
-  const std::vector<Rescale>& rescales_;
-  std::size_t sliceVoxels_;
-  std::size_t slotBytes_;
-  unsigned char* base_;
-  std::vector<std::pair<std::int64_t, std::int64_t>> ranges_;
-};
-
-// Splits the slices into per-file units; large multi-frame files are cut in several units so
-// that threads share them (each unit opens the file on its own).
-std::vector<DecodeUnit> makeUnits(const std::vector<Slice>& slices, std::size_t fileCount,
-                                  unsigned threads) {
-  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> perFile(fileCount);
-  for (std::size_t s = 0; s < slices.size(); ++s) {
-    perFile[slices[s].file].emplace_back(slices[s].frame, s);
-  }
-  std::vector<DecodeUnit> units;
-  for (std::size_t f = 0; f < fileCount; ++f) {
-    auto& frames = perFile[f];
-    if (frames.empty()) {
-      continue;
-    }
-    std::sort(frames.begin(), frames.end());
-    const std::size_t chunks =
-        frames.size() >= 16 ? std::min<std::size_t>(threads * 2, frames.size() / 8) : 1;
-    const std::size_t per = (frames.size() + chunks - 1) / std::max<std::size_t>(chunks, 1);
-    for (std::size_t b = 0; b < frames.size(); b += per) {
-      DecodeUnit u;
-      u.file = f;
-      u.frames.assign(
-          frames.begin() + static_cast<std::ptrdiff_t>(b),
-          frames.begin() + static_cast<std::ptrdiff_t>(std::min(b + per, frames.size())));
-      units.push_back(std::move(u));
-    }
-  }
-  return units;
 }
 
 }  // namespace
@@ -344,7 +148,7 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   for (const auto& h : headers) {
     checkMonochrome(h);
     checkSameShape(h, ref);
-    checkDecodable(h);
+    checkDicomDecodable(h);
   }
   DicomSampleFormat format{ref.bitsAllocated, ref.bitsStored, ref.highBit, ref.pixelSigned};
   validateSampleFormat(format, ref.path);
@@ -355,7 +159,7 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
 
   // 3. Frames in slice order and the grid.
   std::vector<DicomSlicePlacement> placements;
-  std::vector<Slice> frameOf;
+  std::vector<DicomSliceSource> frameOf;
   for (std::size_t f = 0; f < headers.size(); ++f) {
     const DicomFileHeader& h = headers[f];
     for (std::size_t k = 0; k < h.frames; ++k) {
@@ -375,10 +179,10 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   DicomStackLayout layout = layoutDicomSlices(placements, ref.rows, ref.columns,
                                               ref.spacingBetweenSlices, ref.gantryTilt);
   warnings.insert(warnings.end(), layout.warnings.begin(), layout.warnings.end());
-  std::vector<Slice> slices;
+  std::vector<DicomSliceSource> slices;
   std::vector<Rescale> rescales;
   for (std::size_t idx : layout.order) {
-    const Slice s = frameOf[idx];
+    const DicomSliceSource s = frameOf[idx];
     slices.push_back(s);
     const DicomFrameHeader fh = headers[s.file].frame(s.frame);
     rescales.push_back({fh.slope, fh.intercept});
@@ -397,8 +201,8 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   auto buffer = std::make_shared<VoxelBuffer>(plan.slotType, count);
 
   // 5. Decode, several files at a time when there are many.
-  const std::vector<DecodeUnit> units = makeUnits(slices, headers.size(), threads);
-  SeriesDecoder decoder(headers, format, plan, rescales, sliceVoxels, *buffer);
+  const std::vector<DicomDecodeUnit> units = makeDicomDecodeUnits(slices, headers.size(), threads);
+  DicomFrameDecoder decoder(headers, format, plan, rescales, sliceVoxels, *buffer);
   const bool parallel = options.threads > 0 || (slices.size() >= 8 && bytes >= 4.0 * 1024 * 1024);
   std::atomic<std::size_t> decoded{0};
   parallelFor(units.size(), parallel ? threads : 1, progress, [&](std::size_t u) {
@@ -433,7 +237,7 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   info.laterality = first.laterality;
   info.viewPosition = first.viewPosition;
   info.sourcePath = fs::path(first.path).parent_path().string();
-  for (const Slice& s : slices) {
+  for (const DicomSliceSource& s : slices) {
     info.sourceFiles.push_back(headers[s.file].path);
   }
   info.warnings = std::move(warnings);

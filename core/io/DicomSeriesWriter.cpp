@@ -252,6 +252,22 @@ std::vector<fs::path> writeDicomSeries(const Volume& volume, const fs::path& fol
   const Storage storage = chooseStorage(volume, options.syntax, ctx.modality, where);
   ctx.bitsAllocated = storage.bits;
   ctx.bitsStored = storage.bits;
+  if (options.bitsStored != 0 && options.bitsStored < storage.bits) {
+    if (storage.slope != 1 || storage.intercept != 0 || options.bitsStored < 2) {
+      throw Error(ErrorKind::InvalidInput, where,
+                  "Bits Stored " + std::to_string(options.bitsStored) +
+                      " needs integer voxels stored without rescaling");
+    }
+    const auto [lo, hi] = volume.valueRange();
+    const double top = std::ldexp(1.0, static_cast<int>(options.bitsStored) - (storage.pixelSigned ? 1 : 0));
+    const double bottom = storage.pixelSigned ? -top : 0.0;
+    if (lo < bottom || hi >= top) {
+      throw Error(ErrorKind::InvalidInput, where,
+                  "voxel values " + std::to_string(lo) + ".." + std::to_string(hi) +
+                      " do not fit in " + std::to_string(options.bitsStored) + " stored bits");
+    }
+    ctx.bitsStored = options.bitsStored;
+  }
   ctx.pixelSigned = storage.pixelSigned;
   ctx.slope = storage.slope;
   ctx.intercept = storage.intercept;

@@ -30,6 +30,9 @@ struct DicomWriteOptions {
   // ("0020,0062"); values as DICOM strings (multi-values separated by '\').
   std::vector<std::pair<std::string, std::string>> attributes;
   std::string filePrefix = "IM";
+  // Bits Stored in each 16-bit word (e.g. 12 for mammography); 0 keeps the full word. Every
+  // voxel must fit, else Error(InvalidInput).
+  unsigned bitsStored = 0;
 };
 
 // Patient, study and series identity come from volume.info(); missing UIDs are generated.

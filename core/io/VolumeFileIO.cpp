@@ -13,6 +13,7 @@
 #include "core/io/AtomicFile.h"
 #include "core/io/ItkView.h"
 #include "core/io/NiftiGzReader.h"
+#include "core/io/NiftiHeaderCheck.h"
 
 namespace delineate::core {
 
@@ -90,6 +91,7 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
   }
   const std::size_t fileBytes = fs::file_size(path, ec);
   progress.report(0.0, "Reading header");
+  checkNiftiHeader(path);
   try {
     itk::ImageIOBase::Pointer io =
         itk::ImageIOFactory::CreateImageIO(file.c_str(), itk::IOFileModeEnum::ReadMode);

@@ -39,9 +39,7 @@ std::vector<std::pair<std::string, std::string>> mammoAttributes(const SampleCas
   std::string orientation = right ? "P\\" : "A\\";
   orientation += mlo ? "F" : (right ? "L" : "R");
   const std::string spacing = "0.13\\0.13";
-  return {{"BitsStored", "12"},
-          {"HighBit", "11"},
-          {"ImageLaterality", info.laterality},
+  return {{"ImageLaterality", info.laterality},
           {"ViewPosition", info.viewPosition},
           {"PatientOrientation", orientation},
           {"PresentationIntentType", "FOR PRESENTATION"},
@@ -83,6 +81,7 @@ void writeMammoStudy(const fs::path& dir, std::uint64_t seed, bool prior, bool m
     DicomWriteOptions options;
     options.filePrefix = c.name;
     options.attributes = mammoAttributes(c);
+    options.bitsStored = 12;
     VolumePtr image = monochrome1 ? asMonochrome1(*c.image, seed) : c.image;
     NullProgress quiet;
     writeDicomSeries(*image, dir / "dicom", options, quiet);

@@ -9,6 +9,9 @@
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "DicomTestSupport.h"
 #include "TempDir.h"
 
@@ -79,4 +82,35 @@ TEST(DicomJpeg2000, FallsBackToGdcm) {
       }
     }
   }
+}
+
+// Found by DicomLoaderFuzzer: a JPEG 2000 fragment whose length claims 4 GiB made GDCM allocate
+// it before noticing the file is shorter.
+TEST(DicomJpeg2000, HugeFragmentLengthIsRefusedBeforeGdcm) {
+  TempDir dir;
+  const fs::path file = dir / "j2k.dcm";
+  writeJ2kSlice(file, 0, 12, 9);
+  std::string bytes;
+  {
+    std::ifstream in(file, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  const std::string itemThenCodestream("\xfe\xff\x00\xe0", 4);
+  std::size_t at = std::string::npos;
+  for (std::size_t p = bytes.find(itemThenCodestream); p != std::string::npos;
+       p = bytes.find(itemThenCodestream, p + 1)) {
+    if (p + 10 <= bytes.size() && bytes.compare(p + 8, 2, "\xff\x4f") == 0) {
+      at = p;
+    }
+  }
+  ASSERT_NE(at, std::string::npos);
+  bytes.replace(at + 4, 4, std::string("\x88\x00\xff\xff", 4));
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  DicomSeries series;
+  series.files.push_back(file.string());
+  NullProgress progress;
+  expectErrorNaming([&] { loadDicomSeries(series, progress); }, file.string());
 }

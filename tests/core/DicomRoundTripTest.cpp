@@ -347,3 +347,19 @@ TEST(DicomRoundTrip, SopInstanceUidsDifferPerSlice) {
   EXPECT_EQ(series.rows, 8u);
   EXPECT_EQ(series.modality, "CT");
 }
+
+// The size caps against the file size must not refuse legitimately tiny compressed files.
+TEST(DicomRoundTrip, BlankImagesCompressHardButStillLoad) {
+  for (auto syntax :
+       {DicomTransferSyntax::Rle, DicomTransferSyntax::JpegLossless,
+        DicomTransferSyntax::JpegLsLossless, DicomTransferSyntax::DeflatedExplicitLittleEndian}) {
+    TempDir dir;
+    const auto blank = makeVolume(ScalarType::UInt16, axialGeometry(1024, 1024, 1), fixedInfo("MR"),
+                                  [](std::size_t, std::size_t, std::size_t) { return 0.0; });
+    const auto files = writeSeries(*blank, dir.path(), syntax);
+    const auto loaded = loadFolder(dir.path());
+    expectSameGeometry(blank->geometry(), loaded->geometry());
+    EXPECT_EQ(loaded->valueRange(), std::make_pair(0.0, 0.0)) << toString(syntax);
+    RecordProperty(syntaxName(syntax), std::to_string(fs::file_size(files[0])));
+  }
+}

@@ -1,0 +1,89 @@
+#include "app/gui/AppOptions.h"
+
+#include <charconv>
+
+namespace delineate::app {
+
+namespace {
+
+bool parseSize(const std::string& text, int& w, int& h) {
+  const auto x = text.find_first_of("xX");
+  if (x == std::string::npos) {
+    return false;
+  }
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  auto r1 = std::from_chars(begin, begin + x, w);
+  auto r2 = std::from_chars(begin + x + 1, end, h);
+  return r1.ec == std::errc() && r1.ptr == begin + x && r2.ec == std::errc() && r2.ptr == end &&
+         w >= 64 && h >= 64 && w <= 16384 && h <= 16384;
+}
+
+}  // namespace
+
+AppOptions parseAppOptions(const std::vector<std::string>& args) {
+  AppOptions o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* name) -> const std::string* {
+      if (i + 1 >= args.size()) {
+        o.error = std::string(name) + " needs a value";
+        return nullptr;
+      }
+      return &args[++i];
+    };
+    if (a == "--version" || a == "-v") {
+      o.version = true;
+    } else if (a == "--help" || a == "-h") {
+      o.help = true;
+    } else if (a == "--screenshot") {
+      if (const auto* v = value("--screenshot")) {
+        o.screenshot = *v;
+      }
+    } else if (a == "--layout") {
+      if (const auto* v = value("--layout")) {
+        o.layout = *v;
+        if (o.layout != "1x1" && o.layout != "1x3" && o.layout != "2x2") {
+          o.error = "unknown layout '" + o.layout + "' (use 1x1, 1x3 or 2x2)";
+        }
+      }
+    } else if (a == "--size") {
+      if (const auto* v = value("--size")) {
+        if (!parseSize(*v, o.width, o.height)) {
+          o.error = "bad --size '" + *v + "' (use WxH, e.g. 1280x800)";
+        }
+      }
+    } else if (a == "--views-json") {
+      if (const auto* v = value("--views-json")) {
+        o.viewsJson = *v;
+      }
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      o.error = "unknown option " + a;
+    } else if (o.path.empty()) {
+      o.path = a;
+    } else {
+      o.error = "more than one path given";
+    }
+    if (!o.error.empty()) {
+      return o;
+    }
+  }
+  if (!o.screenshot.empty() && o.path.empty() && !o.version && !o.help) {
+    o.error = "--screenshot needs a PATH to open";
+  }
+  return o;
+}
+
+std::string usageText() {
+  return "Usage:\n"
+         "  delineate [PATH]\n"
+         "  delineate --screenshot FILE.png [--layout 1x1|1x3|2x2] [--size WxH]\n"
+         "            [--views-json FILE] PATH\n"
+         "  delineate --version\n"
+         "\n"
+         "PATH is a NIfTI/NRRD/MetaImage file, a DICOM file (its series opens) or a folder\n"
+         "(scanned for DICOM; the largest series opens). Without PATH the built-in sample\n"
+         "brain MR opens.\n";
+}
+
+}  // namespace delineate::app

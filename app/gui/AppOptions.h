@@ -1,0 +1,27 @@
+#pragma once
+// The `delineate` command line, parsed without Qt (so that --version and --help work without a
+// display, and the parser is unit-tested):
+//   delineate [PATH]
+//   delineate --screenshot FILE [--layout 1x1|1x3|2x2] [--size WxH] [--views-json FILE] PATH
+//   delineate --version | --help
+#include <string>
+#include <vector>
+
+namespace delineate::app {
+
+struct AppOptions {
+  std::string path;        // file or folder to open; empty: the built-in sample (interactive)
+  std::string screenshot;  // PNG to write, then exit
+  std::string layout;      // empty: the default layout
+  int width = 0;           // window size; 0: default
+  int height = 0;
+  std::string viewsJson;  // with --screenshot: where each view lies in the PNG (for tests, docs)
+  bool version = false;
+  bool help = false;
+  std::string error;  // non-empty when the command line is invalid
+};
+
+AppOptions parseAppOptions(const std::vector<std::string>& args);  // args without argv[0]
+std::string usageText();
+
+}  // namespace delineate::app

@@ -1,0 +1,479 @@
+#include "app/gui/MainWindow.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <cstdio>
+
+#include "app/gui/JobProgressWidget.h"
+#include "app/gui/JobRunner.h"
+#include "app/gui/SeriesBrowser.h"
+#include "app/gui/SeriesThumbnail.h"
+#include "app/gui/StudyInfoPanel.h"
+#include "core/io/DicomSeriesLoader.h"
+#include "core/io/PathLoader.h"
+#include "core/sample/SampleWriter.h"
+#include "viewers/SliceView.h"
+#include "viewers/ViewLayout.h"
+#include "viewers/VolumePresets.h"
+#include "viewers/VolumeView.h"
+#include "viewers/WindowLevel.h"
+
+namespace delineate::app {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+const char* const kRecentKey = "recent/paths";
+
+// "Soft tissue" -> "softTissue", for command ids.
+QString camelId(const std::string& name) {
+  QString out;
+  bool upper = false;
+  for (QChar c : QString::fromStdString(name)) {
+    if (!c.isLetterOrNumber()) {
+      upper = !out.isEmpty();
+      continue;
+    }
+    out += out.isEmpty() ? c.toLower() : upper ? c.toUpper() : c;
+    upper = false;
+  }
+  return out;
+}
+
+QString seriesTitle(const core::DicomSeries& s) {
+  QString t = QObject::tr("Series %1").arg(s.seriesNumber);
+  if (!s.modality.empty()) {
+    t += QStringLiteral(" · ") + QString::fromStdString(s.modality);
+  }
+  return t;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
+    : QMainWindow(parent), options_(options) {
+  setWindowTitle(QStringLiteral("Delineate"));
+  setAcceptDrops(true);
+  views_ = new viewers::ViewLayout(this);
+  setCentralWidget(views_);
+  jobs_ = new JobRunner(this);
+  thumbnailJobs_ = new JobRunner(this);
+  createDocks();
+  createStatusBar();
+  createActions();
+  connect(views_, &viewers::ViewLayout::pointerMoved, this, &MainWindow::showPointer);
+  connect(views_, &viewers::ViewLayout::layoutChanged, this, [this](const QString& name) {
+    if (QAction* a = action(QStringLiteral("view.layout.") + name)) {
+      a->setChecked(true);
+    }
+  });
+  browser_->setRecent(recentPaths());
+}
+
+MainWindow::~MainWindow() {
+  jobs_->cancel();
+  thumbnailJobs_->cancel();
+  jobs_->waitForIdle();
+  thumbnailJobs_->waitForIdle();
+}
+
+QAction* MainWindow::addCommand(const QString& id, const QString& text,
+                                const QKeySequence& shortcut) {
+  auto* a = new QAction(text, this);
+  a->setObjectName(id);
+  a->setData(id);
+  if (!shortcut.isEmpty()) {
+    a->setShortcut(shortcut);
+  }
+  actions_.insert(id, a);
+  return a;
+}
+
+QAction* MainWindow::action(const QString& commandId) const {
+  return actions_.value(commandId, nullptr);
+}
+
+void MainWindow::createActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(addCommand("file.open", tr("&Open file…"), QKeySequence::Open));
+  file->addAction(addCommand("file.openFolder", tr("Open &folder…"), QKeySequence(tr("Ctrl+D"))));
+  file->addAction(addCommand("file.openSample", tr("Open &sample brain MR")));
+  file->addSeparator();
+  file->addAction(addCommand("file.quit", tr("&Quit"), QKeySequence::Quit));
+  connect(action("file.open"), &QAction::triggered, this, &MainWindow::chooseFile);
+  connect(action("file.openFolder"), &QAction::triggered, this, &MainWindow::chooseFolder);
+  connect(action("file.openSample"), &QAction::triggered, this, &MainWindow::openSample);
+  connect(action("file.quit"), &QAction::triggered, this, &QWidget::close);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  layoutGroup_ = new QActionGroup(this);
+  const char* shortcuts[3] = {"Ctrl+1", "Ctrl+2", "Ctrl+3"};
+  int n = 0;
+  for (const QString& name : viewers::ViewLayout::layoutNames()) {
+    QAction* a = addCommand(QStringLiteral("view.layout.") + name, tr("Layout %1").arg(name),
+                            QKeySequence(QString::fromLatin1(shortcuts[n++])));
+    a->setCheckable(true);
+    a->setChecked(name == views_->layoutName());
+    layoutGroup_->addAction(a);
+    view->addAction(a);
+    connect(a, &QAction::triggered, this, [this, name] { setLayoutCommand(name); });
+  }
+  view->addSeparator();
+  view->addAction(addCommand("view.reset", tr("&Reset views"), QKeySequence(tr("Ctrl+R"))));
+  connect(action("view.reset"), &QAction::triggered, views_, &viewers::ViewLayout::resetViews);
+  view->addSeparator();
+  view->addAction(addCommand("view.toggleBrowser", tr("Series browser")));
+  view->addAction(addCommand("view.toggleInfo", tr("Study information")));
+
+  windowMenu_ = menuBar()->addMenu(tr("&Window/Level"));
+  rebuildWindowMenu();
+
+  QMenu* render = menuBar()->addMenu(tr("&3D"));
+  for (viewers::VolumePreset p : viewers::allVolumePresets()) {
+    QAction* a = addCommand(QStringLiteral("view.3d.") + QString::fromLatin1(viewers::presetId(p)),
+                            QString::fromLatin1(viewers::toString(p)));
+    render->addAction(a);
+    connect(a, &QAction::triggered, this, [this, p] { views_->volumeView()->setPreset(p); });
+  }
+  render->addAction(addCommand("view.3d.resetCamera", tr("Reset 3D camera")));
+  connect(action("view.3d.resetCamera"), &QAction::triggered, views_->volumeView(),
+          &viewers::VolumeView::resetCamera);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(addCommand("help.about", tr("&About Delineate")));
+  connect(action("help.about"), &QAction::triggered, this, [this] {
+    QMessageBox::about(this, tr("About Delineate"),
+                       tr("Delineate %1\nAnnotation and review workstation for medical images.\n"
+                          "Not for diagnostic use.")
+                           .arg(QApplication::applicationVersion()));
+  });
+
+  QToolBar* tools = addToolBar(tr("Main"));
+  tools->setObjectName(QStringLiteral("mainToolBar"));
+  tools->addAction(action("file.open"));
+  tools->addAction(action("file.openFolder"));
+  tools->addSeparator();
+  for (const QString& name : viewers::ViewLayout::layoutNames()) {
+    tools->addAction(action(QStringLiteral("view.layout.") + name));
+  }
+  tools->addAction(action("view.reset"));
+  auto* wl = new QToolButton(tools);
+  wl->setText(tr("Window"));
+  wl->setMenu(windowMenu_);
+  wl->setPopupMode(QToolButton::InstantPopup);
+  tools->addWidget(wl);
+  auto* vr = new QToolButton(tools);
+  vr->setText(tr("3D preset"));
+  vr->setMenu(render);
+  vr->setPopupMode(QToolButton::InstantPopup);
+  tools->addWidget(vr);
+}
+
+void MainWindow::createDocks() {
+  browser_ = new SeriesBrowser(this);
+  auto* browserDock = new QDockWidget(tr("Series"), this);
+  browserDock->setObjectName(QStringLiteral("seriesDock"));
+  browserDock->setWidget(browser_);
+  addDockWidget(Qt::LeftDockWidgetArea, browserDock);
+  connect(browser_, &SeriesBrowser::openFileRequested, this, &MainWindow::chooseFile);
+  connect(browser_, &SeriesBrowser::openFolderRequested, this, &MainWindow::chooseFolder);
+  connect(browser_, &SeriesBrowser::openPathRequested, this, &MainWindow::openPath);
+  connect(browser_, &SeriesBrowser::seriesActivated, this, &MainWindow::loadSeries);
+
+  info_ = new StudyInfoPanel(this);
+  auto* infoDock = new QDockWidget(tr("Study information"), this);
+  infoDock->setObjectName(QStringLiteral("infoDock"));
+  infoDock->setWidget(info_);
+  addDockWidget(Qt::LeftDockWidgetArea, infoDock);
+  resizeDocks({browserDock}, {260}, Qt::Horizontal);
+  // Bound once the actions exist.
+  QMetaObject::invokeMethod(
+      this,
+      [this, browserDock, infoDock] {
+        if (QAction* a = action("view.toggleBrowser")) {
+          a->setCheckable(true);
+          a->setChecked(true);
+          connect(a, &QAction::toggled, browserDock, &QWidget::setVisible);
+          connect(browserDock, &QDockWidget::visibilityChanged, a, &QAction::setChecked);
+        }
+        if (QAction* a = action("view.toggleInfo")) {
+          a->setCheckable(true);
+          a->setChecked(true);
+          connect(a, &QAction::toggled, infoDock, &QWidget::setVisible);
+        }
+      },
+      Qt::QueuedConnection);
+}
+
+void MainWindow::createStatusBar() {
+  pointer_ = new QLabel(this);
+  pointer_->setObjectName(QStringLiteral("pointerLabel"));
+  pointer_->setMinimumWidth(420);
+  statusBar()->addWidget(pointer_, 1);
+  statusBar()->addPermanentWidget(new JobProgressWidget(jobs_, this));
+}
+
+void MainWindow::rebuildWindowMenu() {
+  for (const QString& id : windowCommandIds_) {
+    delete actions_.take(id);
+  }
+  windowCommandIds_.clear();
+  windowMenu_->clear();
+  if (!volume_) {
+    windowMenu_->addAction(tr("(no image)"))->setEnabled(false);
+    return;
+  }
+  int n = 0;
+  for (const core::WindowPreset& p : viewers::windowPresets(*volume_)) {
+    const QString id = QStringLiteral("view.window.") + camelId(p.name);
+    if (actions_.contains(id)) {
+      continue;
+    }
+    QAction* a =
+        addCommand(id,
+                   tr("%1  (W %2, L %3)")
+                       .arg(QString::fromStdString(p.name))
+                       .arg(p.width, 0, 'f', 0)
+                       .arg(p.center, 0, 'f', 0),
+                   n < 9 ? QKeySequence(QStringLiteral("Alt+%1").arg(n + 1)) : QKeySequence());
+    ++n;
+    windowCommandIds_ << id;
+    windowMenu_->addAction(a);
+    const viewers::WindowLevel wl{p.center, p.width};
+    connect(a, &QAction::triggered, this, [this, wl] { views_->state()->setWindowLevel(wl); });
+  }
+}
+
+void MainWindow::setLayoutCommand(const QString& name) {
+  views_->setLayoutName(name);
+}
+
+void MainWindow::openPath(const QString& path) {
+  const std::string p = path.toStdString();
+  jobs_->run<core::OpenedPath>(
+      tr("Opening %1").arg(QFileInfo(path).fileName()),
+      [p](core::ProgressSink& progress) { return core::openPath(p, progress); },
+      [this, path](core::OpenedPath opened) {
+        addRecent(path);
+        const int shown = opened.shownSeries ? static_cast<int>(*opened.shownSeries) : -1;
+        showScan(opened.scan, path, shown);
+        showVolume(opened.volume);
+      },
+      [this, path](const QString& error, bool cancelled) {
+        if (cancelled) {
+          statusBar()->showMessage(tr("Opening %1 cancelled").arg(path), 5000);
+          return;
+        }
+        reportError(tr("Cannot open %1:\n%2").arg(path, error));
+      });
+}
+
+void MainWindow::openSample() {
+  jobs_->run<core::OpenedPath>(
+      tr("Opening the sample brain MR"),
+      [](core::ProgressSink& progress) {
+        core::SubProgress write(progress, 0, 0.7);
+        core::sample::ensureDefaultSample(write);
+        core::SubProgress open(progress, 0.7, 1);
+        return core::openPath(core::sample::defaultSamplePath(), open);
+      },
+      [this](core::OpenedPath opened) {
+        const int shown = opened.shownSeries ? static_cast<int>(*opened.shownSeries) : -1;
+        showScan(opened.scan, tr("Sample brain MR"), shown);
+        showVolume(opened.volume);
+      },
+      [this](const QString& error, bool cancelled) {
+        if (!cancelled) {
+          reportError(tr("Cannot open the sample brain MR:\n%1").arg(error));
+        }
+      });
+}
+
+void MainWindow::loadSeries(int index) {
+  if (index < 0 || index >= static_cast<int>(series_.size())) {
+    return;
+  }
+  const core::DicomSeries series = *series_[static_cast<std::size_t>(index)];
+  jobs_->run<core::VolumePtr>(
+      tr("Loading series %1").arg(series.seriesNumber),
+      [series](core::ProgressSink& progress) { return core::loadDicomSeries(series, progress); },
+      [this, index](core::VolumePtr volume) {
+        browser_->setCurrent(index);
+        showVolume(std::move(volume));
+      },
+      [this, series](const QString& error, bool cancelled) {
+        if (!cancelled) {
+          reportError(tr("Cannot load series %1 (%2):\n%3")
+                          .arg(series.seriesNumber)
+                          .arg(QString::fromStdString(series.description), error));
+        }
+      });
+}
+
+void MainWindow::showScan(const core::DicomScanResult& scan, const QString& source, int shown) {
+  scan_ = scan;
+  series_ = scan_.allSeries();
+  std::vector<SeriesEntry> entries;
+  for (const core::DicomSeries* s : series_) {
+    entries.push_back({seriesTitle(*s), QString::fromStdString(s->description),
+                       static_cast<int>(std::max(s->frames, s->files.size()))});
+  }
+  browser_->setSeries(entries, source);
+  if (shown >= 0) {
+    browser_->setCurrent(shown);
+  }
+  startThumbnails();
+}
+
+void MainWindow::showVolume(core::VolumePtr volume) {
+  volume_ = std::move(volume);
+  if (volume_ && series_.empty()) {
+    // A research file: one entry for the file itself.
+    const auto& info = volume_->info();
+    const auto& g = volume_->geometry();
+    browser_->setSeries({{QString::fromStdString(info.seriesDescription),
+                          QString::fromStdString(info.modality), static_cast<int>(g.size[2])}},
+                        QString::fromStdString(info.sourcePath));
+    browser_->setThumbnail(0, makeSeriesThumbnail(*volume_));
+    browser_->setCurrent(0);
+  }
+  info_->setVolume(volume_);
+  views_->setVolume(volume_);
+  rebuildWindowMenu();
+  if (volume_) {
+    setWindowTitle(QStringLiteral("Delineate — %1")
+                       .arg(QString::fromStdString(volume_->info().seriesDescription)));
+    for (const auto& w : volume_->info().warnings) {
+      statusBar()->showMessage(QString::fromStdString(w), 10000);
+    }
+  }
+  Q_EMIT volumeShown();
+}
+
+void MainWindow::startThumbnails() {
+  std::vector<core::DicomSeries> series;
+  for (const core::DicomSeries* s : series_) {
+    series.push_back(*s);
+  }
+  if (series.empty()) {
+    return;
+  }
+  thumbnailJobs_->run<std::vector<QImage>>(
+      tr("Thumbnails"),
+      [series](core::ProgressSink& progress) { return makeDicomThumbnails(series, progress); },
+      [this](std::vector<QImage> images) {
+        for (std::size_t i = 0; i < images.size(); ++i) {
+          if (!images[i].isNull()) {
+            browser_->setThumbnail(static_cast<int>(i), images[i]);
+          }
+        }
+      },
+      [](const QString&, bool) {});
+}
+
+void MainWindow::reportError(const QString& message) {
+  if (options_.interactive) {
+    QMessageBox::warning(this, tr("Delineate"), message);
+  } else {
+    std::fprintf(stderr, "delineate: %s\n", message.toLocal8Bit().constData());
+  }
+  statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+  Q_EMIT loadFailed(message);
+}
+
+QStringList MainWindow::recentPaths() const {
+  return QSettings().value(QLatin1String(kRecentKey)).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path) {
+  if (!options_.rememberRecent) {
+    return;
+  }
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  QStringList recent = recentPaths();
+  recent.removeAll(absolute);
+  recent.prepend(absolute);
+  while (recent.size() > kMaxRecent) {
+    recent.removeLast();
+  }
+  QSettings().setValue(QLatin1String(kRecentKey), recent);
+  browser_->setRecent(recent);
+}
+
+void MainWindow::chooseFile() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open image"), QString(),
+      tr("Images (*.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd *.dcm *.DCM *);;All files (*)"));
+  if (!path.isEmpty()) {
+    openPath(path);
+  }
+}
+
+void MainWindow::chooseFolder() {
+  const QString path = QFileDialog::getExistingDirectory(this, tr("Open DICOM folder"));
+  if (!path.isEmpty()) {
+    openPath(path);
+  }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) {
+    event->acceptProposedAction();
+  }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  for (const QUrl& url : urls) {
+    if (url.isLocalFile()) {
+      openPath(url.toLocalFile());  // one at a time: the first local path
+      event->acceptProposedAction();
+      return;
+    }
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  jobs_->cancel();
+  thumbnailJobs_->cancel();
+  QMainWindow::closeEvent(event);
+}
+
+QString MainWindow::pointerText() const {
+  return pointer_->text();
+}
+
+void MainWindow::showPointer(const viewers::PointerInfo& p) {
+  QString text = QStringLiteral("LPS (%1, %2, %3) mm")
+                     .arg(p.world[0], 0, 'f', 1)
+                     .arg(p.world[1], 0, 'f', 1)
+                     .arg(p.world[2], 0, 'f', 1);
+  if (p.inside) {
+    text += QStringLiteral("   voxel [%1, %2, %3]   value %4")
+                .arg(p.voxel[0])
+                .arg(p.voxel[1])
+                .arg(p.voxel[2])
+                .arg(p.value, 0, 'g', 6);
+  } else {
+    text += tr("   outside the image");
+  }
+  pointer_->setText(text);
+}
+
+}  // namespace delineate::app

@@ -1,0 +1,105 @@
+#pragma once
+// The workstation window: the view layout in the centre, the study/series browser and the
+// patient/study information docks, a status bar with the value under the mouse and job progress
+// with Cancel. Menus and toolbars bind to command ids ("view.layout.2x2", "file.open", ...).
+// Loading runs off the GUI thread; a bad file shows a message naming it and the window stays
+// usable.
+#include <QHash>
+#include <QMainWindow>
+#include <QString>
+#include <vector>
+
+#include "core/io/DicomSeries.h"
+#include "core/model/Volume.h"
+#include "viewers/PointerInfo.h"
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+
+namespace delineate::viewers {
+class ViewLayout;
+}
+
+namespace delineate::app {
+
+class JobRunner;
+class SeriesBrowser;
+class StudyInfoPanel;
+
+struct MainWindowOptions {
+  // false: errors go to stderr and loadFailed() instead of a message box (--screenshot, tests).
+  bool interactive = true;
+  // Remember opened paths in QSettings ("Recent").
+  bool rememberRecent = true;
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // A file (research format or DICOM) or a folder; runs as a background job.
+  void openPath(const QString& path);
+  // The built-in sample brain MR (written to the user's cache on first use).
+  void openSample();
+  // One series of the last DICOM scan (index into the browser's list).
+  void loadSeries(int index);
+
+  QAction* action(const QString& commandId) const;
+  QStringList commandIds() const { return actions_.keys(); }
+
+  viewers::ViewLayout* views() const { return views_; }
+  SeriesBrowser* browser() const { return browser_; }
+  StudyInfoPanel* infoPanel() const { return info_; }
+  JobRunner* jobs() const { return jobs_; }
+  const core::VolumePtr& volume() const { return volume_; }
+  QString pointerText() const;
+  QStringList recentPaths() const;
+
+ Q_SIGNALS:
+  void volumeShown();
+  void loadFailed(const QString& message);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  QAction* addCommand(const QString& id, const QString& text, const QKeySequence& shortcut = {});
+  void createActions();
+  void createDocks();
+  void createStatusBar();
+  void showVolume(core::VolumePtr volume);
+  void showScan(const core::DicomScanResult& scan, const QString& source, int shown);
+  void startThumbnails();
+  void rebuildWindowMenu();
+  void reportError(const QString& message);
+  void addRecent(const QString& path);
+  void chooseFile();
+  void chooseFolder();
+  void showPointer(const viewers::PointerInfo& info);
+  void setLayoutCommand(const QString& name);
+
+  MainWindowOptions options_;
+  viewers::ViewLayout* views_ = nullptr;
+  SeriesBrowser* browser_ = nullptr;
+  StudyInfoPanel* info_ = nullptr;
+  JobRunner* jobs_ = nullptr;
+  JobRunner* thumbnailJobs_ = nullptr;
+  QLabel* pointer_ = nullptr;
+  QMenu* windowMenu_ = nullptr;
+  QActionGroup* layoutGroup_ = nullptr;
+  QHash<QString, QAction*> actions_;
+  QStringList windowCommandIds_;
+
+  core::VolumePtr volume_;
+  core::DicomScanResult scan_;
+  std::vector<const core::DicomSeries*> series_;
+};
+
+}  // namespace delineate::app

@@ -1,0 +1,141 @@
+#include "app/gui/ScreenshotRunner.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
+#include <QTimer>
+#include <cstdio>
+
+#include "app/gui/MainWindow.h"
+#include "viewers/SliceView.h"
+#include "viewers/ViewLayout.h"
+#include "viewers/VolumeView.h"
+#include "viewers/VtkOpenGLWidget.h"
+
+namespace delineate::app {
+
+namespace {
+
+struct NamedCanvas {
+  QString name;
+  viewers::VtkOpenGLWidget* canvas;
+};
+
+QList<NamedCanvas> shownCanvases(MainWindow* window) {
+  QList<NamedCanvas> out;
+  for (QWidget* w : window->views()->visibleViews()) {
+    if (auto* s = qobject_cast<viewers::SliceView*>(w)) {
+      out.append({QString::fromLatin1(viewers::toString(s->orientation())).toLower(), s->canvas()});
+    } else if (auto* v = qobject_cast<viewers::VolumeView*>(w)) {
+      out.append({QStringLiteral("3d"), v->canvas()});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ScreenshotRunner::ScreenshotRunner(MainWindow* window, QString path, QString output,
+                                   QString viewsJson, int timeoutMs)
+    : QObject(window),
+      window_(window),
+      path_(std::move(path)),
+      output_(std::move(output)),
+      viewsJson_(std::move(viewsJson)),
+      timeoutMs_(timeoutMs) {
+  timer_ = new QTimer(this);
+  timer_->setInterval(50);
+  connect(timer_, &QTimer::timeout, this, &ScreenshotRunner::poll);
+  connect(window_, &MainWindow::volumeShown, this, [this] { loaded_ = true; });
+  connect(window_, &MainWindow::loadFailed, this,
+          [this](const QString&) { finish(1, QString()); });  // already printed
+}
+
+void ScreenshotRunner::start() {
+  clock_.start();
+  window_->openPath(path_);
+  timer_->start();
+}
+
+void ScreenshotRunner::poll() {
+  if (exitCode_ >= 0) {
+    return;
+  }
+  if (clock_.elapsed() > timeoutMs_) {
+    finish(3, QStringLiteral("timed out after %1 s waiting for %2 to load and render")
+                  .arg(timeoutMs_ / 1000)
+                  .arg(path_));
+    return;
+  }
+  if (!loaded_ || !window_->volume() || !window_->views()->allViewsRendered()) {
+    settledPolls_ = 0;
+    return;
+  }
+  // One more round so late layout changes (status bar text, docks) are painted too.
+  if (++settledPolls_ < 2) {
+    return;
+  }
+  const QImage image = grabWindow(window_);
+  if (image.isNull() || !image.save(output_, "PNG")) {
+    finish(1, QStringLiteral("cannot write the screenshot %1").arg(output_));
+    return;
+  }
+  if (!viewsJson_.isEmpty() && !writeViewsJson(window_, viewsJson_)) {
+    finish(1, QStringLiteral("cannot write %1").arg(viewsJson_));
+    return;
+  }
+  finish(0, QString());
+}
+
+QImage ScreenshotRunner::grabWindow(MainWindow* window) {
+  const qreal dpr = window->devicePixelRatioF();
+  QImage image = window->grab().toImage().convertToFormat(QImage::Format_RGB32);
+  QPainter painter(&image);
+  for (const NamedCanvas& c : shownCanvases(window)) {
+    // QWidget::grab may or may not include GL content; the framebuffer is authoritative.
+    const QImage frame = c.canvas->grabFramebuffer();
+    const QPoint at = c.canvas->mapTo(window, QPoint(0, 0));
+    painter.drawImage(
+        QRectF(at.x() * dpr, at.y() * dpr, c.canvas->width() * dpr, c.canvas->height() * dpr),
+        frame);
+  }
+  painter.end();
+  return image;
+}
+
+bool ScreenshotRunner::writeViewsJson(MainWindow* window, const QString& file) const {
+  const qreal dpr = window->devicePixelRatioF();
+  QJsonArray views;
+  for (const NamedCanvas& c : shownCanvases(window)) {
+    const QPoint at = c.canvas->mapTo(window, QPoint(0, 0));
+    views.append(QJsonObject{{"name", c.name},
+                             {"x", qRound(at.x() * dpr)},
+                             {"y", qRound(at.y() * dpr)},
+                             {"width", qRound(c.canvas->width() * dpr)},
+                             {"height", qRound(c.canvas->height() * dpr)}});
+  }
+  QJsonObject root{{"layout", window->views()->layoutName()}, {"views", views}};
+  QFile out(file);
+  if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    return false;
+  }
+  out.write(QJsonDocument(root).toJson());
+  return true;
+}
+
+void ScreenshotRunner::finish(int code, const QString& message) {
+  if (exitCode_ >= 0) {
+    return;
+  }
+  exitCode_ = code;
+  timer_->stop();
+  if (!message.isEmpty()) {
+    std::fprintf(stderr, "delineate: %s\n", message.toLocal8Bit().constData());
+  }
+  QCoreApplication::exit(code);
+}
+
+}  // namespace delineate::app

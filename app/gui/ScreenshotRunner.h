@@ -1,0 +1,46 @@
+#pragma once
+// `delineate --screenshot FILE PATH`: opens PATH in the window, waits until the load finished
+// and every shown view rendered its first frame, grabs the window (VTK canvases composited from
+// their framebuffers), writes the PNG and quits with 0; on a load error it prints the message to
+// stderr and quits with 1.
+#include <QElapsedTimer>
+#include <QImage>
+#include <QObject>
+#include <QString>
+
+class QTimer;
+
+namespace delineate::app {
+
+class MainWindow;
+
+class ScreenshotRunner : public QObject {
+  Q_OBJECT
+
+ public:
+  ScreenshotRunner(MainWindow* window, QString path, QString output, QString viewsJson = {},
+                   int timeoutMs = 180000);
+  void start();
+  int exitCode() const { return exitCode_; }
+
+  // The window as shown, with each VTK canvas' framebuffer painted over its place.
+  static QImage grabWindow(MainWindow* window);
+
+ private:
+  void poll();
+  void finish(int code, const QString& message);
+  bool writeViewsJson(MainWindow* window, const QString& file) const;
+
+  MainWindow* window_;
+  QString path_;
+  QString output_;
+  QString viewsJson_;
+  int timeoutMs_;
+  QTimer* timer_ = nullptr;
+  QElapsedTimer clock_;
+  bool loaded_ = false;
+  int settledPolls_ = 0;
+  int exitCode_ = -1;
+};
+
+}  // namespace delineate::app

@@ -1,0 +1,75 @@
+// `delineate`: the annotation workstation. See AppOptions.h for the command line.
+#include <QApplication>
+#include <QIcon>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "app/gui/AppOptions.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/ScreenshotRunner.h"
+#include "viewers/ViewLayout.h"
+#include "viewers/VtkOpenGLWidget.h"
+
+#ifndef DELINEATE_VERSION
+#define DELINEATE_VERSION "0.0.0"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace delineate;
+  const app::AppOptions options =
+      app::parseAppOptions(std::vector<std::string>(argv + 1, argv + argc));
+  if (!options.error.empty()) {
+    std::fprintf(stderr, "delineate: %s\n\n%s", options.error.c_str(), app::usageText().c_str());
+    return 2;
+  }
+  if (options.help) {
+    std::printf("%s", app::usageText().c_str());
+    return 0;
+  }
+  if (options.version) {
+    std::printf("delineate %s\n", DELINEATE_VERSION);
+    return 0;
+  }
+  const char* display = std::getenv("DISPLAY");
+  if (display == nullptr || *display == '\0') {
+    std::fprintf(stderr,
+                 "delineate: no X display (DISPLAY is not set); the views need X11 with GLX, "
+                 "e.g. run under xvfb-run\n");
+    return 1;
+  }
+
+  viewers::VtkOpenGLWidget::prepareApplication();  // before QApplication
+  QApplication application(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("Delineate"));
+  QApplication::setOrganizationName(QStringLiteral("Delineate"));
+  QApplication::setApplicationVersion(QStringLiteral(DELINEATE_VERSION));
+
+  const bool screenshot = !options.screenshot.empty();
+  app::MainWindow window({.interactive = !screenshot, .rememberRecent = !screenshot});
+  if (!options.layout.empty()) {
+    window.views()->setLayoutName(QString::fromStdString(options.layout));
+  }
+  if (options.width > 0) {
+    window.resize(options.width, options.height);
+  } else {
+    window.resize(1400, 900);
+  }
+
+  if (screenshot) {
+    auto* runner = new app::ScreenshotRunner(&window, QString::fromStdString(options.path),
+                                             QString::fromStdString(options.screenshot),
+                                             QString::fromStdString(options.viewsJson));
+    window.show();
+    runner->start();
+    return QApplication::exec();
+  }
+  window.show();
+  if (!options.path.empty()) {
+    window.openPath(QString::fromStdString(options.path));
+  } else {
+    window.openSample();
+  }
+  return QApplication::exec();
+}

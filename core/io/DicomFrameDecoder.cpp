@@ -1,0 +1,203 @@
+#include "core/io/DicomFrameDecoder.h"
+
+#include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dccodec.h>
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfcache.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcpixel.h>
+#include <dcmtk/dcmdata/dcpixseq.h>
+#include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmdata/dcxfer.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "core/Error.h"
+#include "core/io/DicomCondition.h"
+#include "core/io/DicomJpeg2000.h"
+#include "core/io/DicomRleCheck.h"
+
+namespace delineate::core {
+
+namespace {
+
+// Loads `h`'s file (pixel values stay on disk until read) and finds its PixelData. DCMTK's
+// parse also checks that every element and fragment fits in the file.
+DcmPixelData* openPixelData(const DicomFileHeader& h, DcmFileFormat& file) {
+  const std::string& path = h.path;
+  checkDicom(
+      file.loadFile(path.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_autoDetect),
+      path, "reading the file (truncated or corrupt?)");
+  DcmDataset* ds = file.getDataset();
+  Uint16 rows = 0, columns = 0;
+  ds->findAndGetUint16(DCM_Rows, rows);
+  ds->findAndGetUint16(DCM_Columns, columns);
+  if (rows != h.rows || columns != h.columns) {
+    throw Error(ErrorKind::InvalidInput, path, "the file changed while it was being loaded");
+  }
+  DcmElement* element = nullptr;
+  if (ds->findAndGetElement(DCM_PixelData, element).bad() || element == nullptr) {
+    throw Error(ErrorKind::InvalidInput, path, "no PixelData element (truncated file?)");
+  }
+  auto* pixels = dynamic_cast<DcmPixelData*>(element);
+  if (pixels == nullptr) {
+    throw Error(ErrorKind::InvalidInput, path, "PixelData element of an unexpected type");
+  }
+  return pixels;
+}
+
+}  // namespace
+
+void checkDicomDecodable(const DicomFileHeader& h) {
+  if (isNativeSyntax(h.transferSyntaxUid) || isJpeg2000Syntax(h.transferSyntaxUid) ||
+      h.transferSyntaxUid == UID_DeflatedExplicitVRLittleEndianTransferSyntax) {
+    return;
+  }
+  const E_TransferSyntax xfer = DcmXfer(h.transferSyntaxUid.c_str()).getXfer();
+  if (xfer != EXS_Unknown && DcmXfer(xfer).isEncapsulated() &&
+      DcmCodecList::canChangeCoding(xfer, EXS_LittleEndianExplicit)) {
+    return;
+  }
+  throw Error(ErrorKind::Unsupported, h.path,
+              "transfer syntax " + h.transferSyntaxName +
+                  (h.transferSyntaxName != h.transferSyntaxUid ? " (" + h.transferSyntaxUid + ")"
+                                                               : std::string()) +
+                  " is not supported (uncompressed, deflated, RLE, JPEG, JPEG-LS and JPEG 2000 "
+                  "are)");
+}
+
+std::vector<DicomDecodeUnit> makeDicomDecodeUnits(const std::vector<DicomSliceSource>& slices,
+                                                  std::size_t fileCount, unsigned threads) {
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> perFile(fileCount);
+  for (std::size_t s = 0; s < slices.size(); ++s) {
+    perFile[slices[s].file].emplace_back(slices[s].frame, s);
+  }
+  std::vector<DicomDecodeUnit> units;
+  for (std::size_t f = 0; f < fileCount; ++f) {
+    auto& frames = perFile[f];
+    if (frames.empty()) {
+      continue;
+    }
+    std::sort(frames.begin(), frames.end());
+    const std::size_t chunks =
+        frames.size() >= 16 ? std::min<std::size_t>(threads * 2, frames.size() / 8) : 1;
+    const std::size_t per = (frames.size() + chunks - 1) / std::max<std::size_t>(chunks, 1);
+    for (std::size_t b = 0; b < frames.size(); b += per) {
+      DicomDecodeUnit u;
+      u.file = f;
+      u.frames.assign(
+          frames.begin() + static_cast<std::ptrdiff_t>(b),
+          frames.begin() + static_cast<std::ptrdiff_t>(std::min(b + per, frames.size())));
+      units.push_back(std::move(u));
+    }
+  }
+  return units;
+}
+
+DicomFrameDecoder::DicomFrameDecoder(const std::vector<DicomFileHeader>& headers,
+                                     const DicomSampleFormat& format, const DicomPixelPlan& plan,
+                                     const std::vector<Rescale>& rescales, std::size_t sliceVoxels,
+                                     VoxelBuffer& buffer)
+    : headers_(headers),
+      format_(format),
+      plan_(plan),
+      rescales_(rescales),
+      sliceVoxels_(sliceVoxels),
+      slotBytes_(sliceVoxels * scalarSize(plan.slotType)),
+      base_(static_cast<unsigned char*>(buffer.data())),
+      ranges_(rescales.size()) {}
+
+void DicomFrameDecoder::decode(const DicomDecodeUnit& unit, ProgressSink& progress) {
+  const DicomFileHeader& h = headers_[unit.file];
+  if (isJpeg2000Syntax(h.transferSyntaxUid)) {
+    decodeJpeg2000(unit, progress);
+  } else {
+    decodeWithDcmtk(unit, progress);
+  }
+}
+
+void DicomFrameDecoder::store(const void* samples, std::size_t slice) {
+  ranges_[slice] = convertDicomSlice(samples, base_ + slice * slotBytes_, sliceVoxels_, format_,
+                                     plan_, rescales_[slice]);
+}
+
+void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSink& progress) {
+  const DicomFileHeader& h = headers_[unit.file];
+  const std::string& path = h.path;
+  DcmFileFormat file;
+  DcmPixelData* pixels = openPixelData(h, file);
+  DcmDataset* ds = file.getDataset();
+  const std::size_t frameBytes = h.frameBytes();
+  Uint32 dcmFrameBytes = 0;
+  checkDicom(pixels->getUncompressedFrameSize(ds, dcmFrameBytes), path, "computing the frame size");
+  if (dcmFrameBytes != frameBytes || frameBytes >= std::numeric_limits<Uint32>::max()) {
+    throw Error(ErrorKind::InvalidInput, path, "inconsistent frame size");
+  }
+  const bool native = isNativeSyntax(h.transferSyntaxUid) ||
+                      h.transferSyntaxUid == UID_DeflatedExplicitVRLittleEndianTransferSyntax;
+  if (native) {
+    const double needed = static_cast<double>(frameBytes) * static_cast<double>(h.frames);
+    if (static_cast<double>(pixels->getLengthField()) < needed) {
+      throw Error(ErrorKind::InvalidInput, path,
+                  "PixelData holds " + std::to_string(pixels->getLengthField()) + " bytes but " +
+                      std::to_string(h.frames) + " frame(s) of " + std::to_string(h.columns) + "x" +
+                      std::to_string(h.rows) + " need " +
+                      std::to_string(static_cast<std::uint64_t>(needed)));
+    }
+  }
+  // Decode into the slot when it has room for the frame and DCMTK's pad byte; else through a
+  // small scratch buffer (8-bit frames of odd size, 32-bit samples kept as Int16).
+  const std::size_t padded = frameBytes + (frameBytes & 1u);
+  const bool rle = h.transferSyntaxUid == UID_RLELosslessTransferSyntax;
+  std::vector<unsigned char> scratch;
+  DcmFileCache cache;
+  Uint32 startFragment = 0;
+  std::size_t expectedFrame = 0;
+  for (const auto& [frame, slice] : unit.frames) {
+    progress.throwIfCancelled();
+    if (frame != expectedFrame) {
+      startFragment = 0;  // skipped a frame: let DCMTK find the fragment
+    }
+    unsigned char* slot = base_ + slice * slotBytes_;
+    unsigned char* target = slot;
+    if (slotBytes_ < padded) {
+      scratch.resize(padded);
+      target = scratch.data();
+    }
+    if (rle) {
+      checkRleFrame(*pixels, h.frames, frame, format_.bitsAllocated / 8, path);
+    }
+    OFString colourModel;
+    checkDicom(pixels->getUncompressedFrame(ds, static_cast<Uint32>(frame), startFragment, target,
+                                            static_cast<Uint32>(padded), colourModel, &cache),
+               path, "decoding frame " + std::to_string(frame + 1));
+    store(target, slice);
+    expectedFrame = frame + 1;
+  }
+}
+
+void DicomFrameDecoder::decodeJpeg2000(const DicomDecodeUnit& unit, ProgressSink& progress) {
+  const DicomFileHeader& h = headers_[unit.file];
+  {
+    // GDCM trusts fragment lengths (a corrupt one makes it allocate gigabytes): let DCMTK's
+    // stricter parse vet the file first.
+    DcmFileFormat file;
+    DcmPixelData* pixels = openPixelData(h, file);
+    DcmPixelSequence* fragments = nullptr;
+    const E_TransferSyntax xfer = DcmXfer(h.transferSyntaxUid.c_str()).getXfer();
+    checkDicom(pixels->getEncapsulatedRepresentation(xfer, nullptr, fragments), h.path,
+               "finding the JPEG 2000 fragments");
+    if (fragments == nullptr || fragments->card() < 2) {
+      throw Error(ErrorKind::InvalidInput, h.path, "JPEG 2000 pixel data without fragments");
+    }
+  }
+  const Jpeg2000Frames frames = readJpeg2000Frames(h.path, h.rows, h.columns, h.frames, format_);
+  for (const auto& [frame, slice] : unit.frames) {
+    progress.throwIfCancelled();
+    store(frames.frame(frame), slice);
+  }
+}
+
+}  // namespace delineate::core

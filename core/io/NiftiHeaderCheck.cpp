@@ -1,0 +1,109 @@
+#include "core/io/NiftiHeaderCheck.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "core/Error.h"
+
+namespace delineate::core {
+
+namespace {
+
+constexpr std::size_t kNifti1Size = 348;
+constexpr std::size_t kNifti2Size = 540;
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Reads up to n bytes of the (possibly gzip-compressed) file.
+std::string readPrefix(const std::filesystem::path& path, bool gz, std::size_t n) {
+  std::string out(n, '\0');
+  if (gz) {
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (f == nullptr) {
+      return {};
+    }
+    const int got = gzread(f, out.data(), static_cast<unsigned>(n));
+    gzclose(f);
+    out.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+    return out;
+  }
+  std::ifstream in(path, std::ios::binary);
+  in.read(out.data(), static_cast<std::streamsize>(n));
+  out.resize(static_cast<std::size_t>(in.gcount()));
+  return out;
+}
+
+template <class T>
+T field(const std::string& h, std::size_t offset, bool swap) {
+  std::array<unsigned char, sizeof(T)> b{};
+  std::memcpy(b.data(), h.data() + offset, sizeof(T));
+  if (swap) {
+    std::reverse(b.begin(), b.end());
+  }
+  T v;
+  std::memcpy(&v, b.data(), sizeof(T));
+  return v;
+}
+
+// Offsets of the geometry fields: pixdim[8], quatern_b..qoffset_z (6), srow_x/y/z (12).
+template <class Real>
+void checkFields(const std::string& h, bool swap, std::size_t pixdim, std::size_t quatern,
+                 std::size_t srow, const std::string& file) {
+  auto finite = [&](std::size_t offset, int count, const char* name) {
+    for (int i = 0; i < count; ++i) {
+      const double v = field<Real>(h, offset + i * sizeof(Real), swap);
+      if (!std::isfinite(v)) {
+        throw Error(ErrorKind::InvalidInput, file,
+                    std::string("NIfTI header field ") + name + "[" + std::to_string(i) +
+                        "] is not a finite number");
+      }
+    }
+  };
+  finite(pixdim, 8, "pixdim");
+  finite(quatern, 6, "quatern/qoffset");
+  finite(srow, 12, "srow");
+}
+
+}  // namespace
+
+void checkNiftiHeader(const std::filesystem::path& path) {
+  std::string name = path.filename().string();
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const bool gz = endsWith(name, ".nii.gz");
+  if (!gz && !endsWith(name, ".nii")) {
+    return;
+  }
+  const std::string h = readPrefix(path, gz, kNifti2Size);
+  if (h.size() < 4) {
+    return;
+  }
+  const std::string file = path.string();
+  // NIfTI-2 by its size field (either byte order) or its magic; anything else of NIfTI-1 size is
+  // checked as NIfTI-1 whatever its size field says (the NIfTI library is lenient about it).
+  const auto size = field<std::int32_t>(h, 0, false);
+  const auto swapped = field<std::int32_t>(h, 0, true);
+  const bool nifti2Magic = h.size() >= 8 && (h.compare(4, 4, std::string("n+2\0", 4)) == 0 ||
+                                             h.compare(4, 4, std::string("ni2\0", 4)) == 0);
+  if ((size == kNifti2Size || swapped == kNifti2Size || nifti2Magic) && h.size() >= kNifti2Size) {
+    const auto dim0 = field<std::int64_t>(h, 16, false);
+    checkFields<double>(h, dim0 < 0 || dim0 > 7, 104, 352, 400, file);
+  } else if (h.size() >= kNifti1Size) {
+    // The NIfTI library decides the byte order from dim[0] (1..7 when native).
+    const auto dim0 = field<std::int16_t>(h, 40, false);
+    checkFields<float>(h, dim0 < 0 || dim0 > 7, 76, 256, 280, file);
+  }
+}
+
+}  // namespace delineate::core

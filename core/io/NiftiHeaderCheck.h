@@ -1,0 +1,14 @@
+#pragma once
+// Checks a NIfTI header before ITK sees it. ITK 5.2's NiftiImageIO aborts the whole process
+// (vnl assert_finite) when the qform/sform or pixdim hold NaN or infinity (found by
+// NiftiLoaderFuzzer); such a file must end in an Error instead.
+#include <filesystem>
+
+namespace delineate::core {
+
+// For .nii / .nii.gz names (NIfTI-1 and NIfTI-2 headers, either byte order): throws
+// Error(InvalidInput) naming the file when a geometry field is not finite. Other names and
+// headers it cannot recognise pass unchanged (ITK then decides).
+void checkNiftiHeader(const std::filesystem::path& path);
+
+}  // namespace delineate::core

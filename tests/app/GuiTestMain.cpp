@@ -1,0 +1,44 @@
+// Test main for the GUI suite: the QApplication exists only when an X display does (tests then
+// run under Xvfb); without one, GUI tests skip and the Qt-free ones still run. Listing the tests
+// (gtest_discover_tests) never creates it.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QStandardPaths>
+#include <cstdlib>
+#include <memory>
+
+#include "viewers/VtkOpenGLWidget.h"
+
+namespace {
+
+int g_argc = 1;
+char g_arg0[] = "delineate_app_tests";
+char* g_argv[] = {g_arg0, nullptr};
+
+class GuiEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    const char* display = std::getenv("DISPLAY");
+    if (display == nullptr || *display == '\0') {
+      return;
+    }
+    delineate::viewers::VtkOpenGLWidget::prepareApplication();
+    QStandardPaths::setTestModeEnabled(true);
+    app_ = std::make_unique<QApplication>(g_argc, g_argv);
+    QApplication::setOrganizationName(QStringLiteral("DelineateTests"));
+    QApplication::setApplicationName(QStringLiteral("delineate_app_tests"));
+  }
+  void TearDown() override { app_.reset(); }
+
+ private:
+  std::unique_ptr<QApplication> app_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  ::testing::AddGlobalTestEnvironment(new GuiEnvironment);
+  return RUN_ALL_TESTS();
+}

@@ -1,0 +1,39 @@
+#pragma once
+// Helpers for the GUI tests: a QApplication created once (only when an X display exists), skip
+// macros, waiting for renders and reading pixels back.
+#include <gtest/gtest.h>
+
+#include <QColor>
+#include <QImage>
+#include <QPointF>
+#include <functional>
+
+namespace delineate::viewers {
+class VtkOpenGLWidget;
+}
+
+namespace delineate::test {
+
+// True when a QApplication with an X display runs in this process.
+bool guiAvailable();
+
+// Runs the event loop until `done` returns true or `timeoutMs` passes; returns done().
+bool waitUntil(const std::function<bool()>& done, int timeoutMs = 30000);
+
+// Renders the canvas (paintGL) and reads its framebuffer.
+QImage grabCanvas(viewers::VtkOpenGLWidget* canvas);
+
+// Grey level (0..255) at a logical-pixel position of a grabbed canvas.
+int grayAt(const QImage& image, const QPointF& logical, qreal dpr = 1.0);
+// Median grey level in a (2r+1)^2 square around a logical position (robust to the 1-pixel
+// crosshair lines crossing it).
+double medianGray(const QImage& image, const QPointF& logical, int r = 2, qreal dpr = 1.0);
+
+}  // namespace delineate::test
+
+#define DELINEATE_REQUIRE_GUI()                                         \
+  do {                                                                  \
+    if (!::delineate::test::guiAvailable()) {                           \
+      GTEST_SKIP() << "no X display (DISPLAY unset): GUI test skipped"; \
+    }                                                                   \
+  } while (0)

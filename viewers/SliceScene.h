@@ -1,0 +1,77 @@
+#pragma once
+// The VTK scene of one slice view: the volume resliced through the cursor in patient space,
+// the linked crosshair, orientation letters, a scale bar and corner text. No Qt; SliceView owns
+// one and drives it. The scene lives in the view's plane coordinates (u, v) = (dot(p, right),
+// dot(p, up)) with the camera looking down -z, so screen right is +u and screen up is +v.
+#include <vtkNew.h>
+#include <vtkSmartPointer.h>
+
+#include <array>
+#include <string>
+
+#include "core/model/Volume.h"
+#include "viewers/SliceGeometry.h"
+#include "viewers/SliceViewport.h"
+#include "viewers/WindowLevel.h"
+
+class vtkActor;
+class vtkActor2D;
+class vtkImageActor;
+class vtkImageData;
+class vtkImageReslice;
+class vtkMatrix4x4;
+class vtkPoints;
+class vtkRenderer;
+class vtkTextActor;
+
+namespace delineate::viewers {
+
+class SliceScene {
+ public:
+  explicit SliceScene(SliceOrientation orientation);
+  ~SliceScene();
+  SliceScene(const SliceScene&) = delete;
+  SliceScene& operator=(const SliceScene&) = delete;
+
+  vtkRenderer* renderer() const;
+  SliceOrientation orientation() const { return orientation_; }
+
+  // Null clears the view.
+  void setVolume(const core::VolumePtr& volume);
+  // Moves the slice plane through `cursor` (only reslices when the plane moved) and the crosshair.
+  void setCursor(const core::Vec3& cursor);
+  void setWindowLevel(const WindowLevel& windowLevel);
+  // Camera and scale bar for the view's current zoom, pan and size.
+  void setViewport(const SliceViewport& viewport);
+  void setCrosshairVisible(bool visible);
+  void setCornerText(const std::string& topLeft, const std::string& bottomLeft);
+  // The scale bar's length in mm (for tests and the status line).
+  double scaleBarMm() const { return scaleBarMm_; }
+
+ private:
+  void buildOverlays();
+  void updateResliceGrid();
+
+  SliceOrientation orientation_;
+  core::VolumePtr volume_;
+  double slicePosition_ = 0;
+  bool hasSlice_ = false;
+  double scaleBarMm_ = 0;
+
+  vtkNew<vtkRenderer> renderer_;
+  vtkNew<vtkImageReslice> reslice_;
+  vtkNew<vtkMatrix4x4> axes_;
+  vtkNew<vtkImageActor> image_;
+  vtkSmartPointer<vtkImageData> indexImage_;
+  vtkNew<vtkActor> horizontal_;
+  vtkNew<vtkActor> vertical_;
+  vtkNew<vtkPoints> crossPoints_;
+  std::array<vtkSmartPointer<vtkTextActor>, 4> letters_;
+  vtkNew<vtkTextActor> topLeft_;
+  vtkNew<vtkTextActor> bottomLeft_;
+  vtkNew<vtkActor2D> scaleBar_;
+  vtkNew<vtkPoints> scalePoints_;
+  vtkNew<vtkTextActor> scaleLabel_;
+};
+
+}  // namespace delineate::viewers

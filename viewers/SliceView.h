@@ -1,0 +1,93 @@
+#pragma once
+// One patient-aligned slice view (axial, coronal or sagittal) of the shared ViewState: a VTK
+// canvas plus a slice slider.
+//
+// Mouse: left click/drag moves the linked cursor (all views follow); Shift+left drag changes
+// window (horizontal) and level (vertical); right drag zooms (up = in); middle drag, or
+// Ctrl+left drag, pans; wheel scrolls slices; Ctrl+wheel zooms about the mouse; double-click
+// asks the layout to maximise this view. Keys: Up/Right/PageUp next slice(s), Down/Left/PageDown
+// previous (PageUp/PageDown move 10), Home/End first/last slice, R resets zoom and pan.
+#include <QPointF>
+#include <QWidget>
+#include <memory>
+
+#include "viewers/PointerInfo.h"
+#include "viewers/SliceGeometry.h"
+#include "viewers/SliceViewport.h"
+#include "viewers/ViewState.h"
+
+class QSlider;
+
+namespace delineate::viewers {
+
+class SliceScene;
+class VtkOpenGLWidget;
+
+class SliceView : public QWidget {
+  Q_OBJECT
+
+ public:
+  SliceView(SliceOrientation orientation, std::shared_ptr<ViewState> state,
+            QWidget* parent = nullptr);
+  ~SliceView() override;
+
+  SliceOrientation orientation() const { return orientation_; }
+  VtkOpenGLWidget* canvas() const { return canvas_; }
+  QSlider* slider() const { return slider_; }
+  const SliceViewport& viewport() const { return viewport_; }
+  const std::shared_ptr<ViewState>& state() const { return state_; }
+
+  int sliceCount() const;
+  int sliceIndex() const;
+  void setSliceIndex(int index);
+  void stepSlices(int delta);
+  // Fits the whole volume in the view.
+  void resetView();
+  // Zooms about the view centre (factor > 1 magnifies).
+  void zoomBy(double factor);
+
+  // Where a world point appears on the canvas, in logical pixels (continuous coordinates).
+  QPointF worldToCanvas(const core::Vec3& world) const;
+  // The world point on the current slice under a canvas position (logical pixels).
+  core::Vec3 canvasToWorld(const QPointF& position) const;
+  PointerInfo probe(const QPointF& position) const;
+
+  // True once a frame showing the current volume was rendered.
+  bool hasRenderedVolume() const;
+
+ Q_SIGNALS:
+  void pointerMoved(const delineate::viewers::PointerInfo& info);
+  void maximizeRequested();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  enum class Drag { None, Cursor, WindowLevel, Pan, Zoom };
+
+  void onStateChanged(unsigned changes);
+  void syncViewportSize();
+  void updateSlider();
+  void updateCornerText();
+  void render();
+  bool handleKey(int key);
+  QPointF toDevice(const QPointF& logical) const;
+
+  SliceOrientation orientation_;
+  std::shared_ptr<ViewState> state_;
+  int observerId_ = 0;
+  std::unique_ptr<SliceScene> scene_;
+  VtkOpenGLWidget* canvas_ = nullptr;
+  QSlider* slider_ = nullptr;
+  SliceViewport viewport_;
+  bool fitted_ = true;  // zoom/pan follow the view size until the user zooms or pans
+  int volumeFrame_ = -1;
+
+  Drag drag_ = Drag::None;
+  QPointF pressPos_;
+  QPointF lastPos_;
+  WindowLevel pressWindow_;
+  double wheelRemainder_ = 0;
+};
+
+}  // namespace delineate::viewers

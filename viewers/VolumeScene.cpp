@@ -1,0 +1,200 @@
+#include "viewers/VolumeScene.h"
+
+#include <vtkCamera.h>
+#include <vtkColorTransferFunction.h>
+#include <vtkFixedPointVolumeRayCastMapper.h>
+#include <vtkGPUVolumeRayCastMapper.h>
+#include <vtkImageData.h>
+#include <vtkMatrix4x4.h>
+#include <vtkPiecewiseFunction.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+#include <vtkVolume.h>
+#include <vtkVolumeProperty.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "viewers/VtkVolumeImage.h"
+
+namespace delineate::viewers {
+
+VolumeScene::VolumeScene() {
+  renderer_->SetBackground(0.0, 0.0, 0.0);
+  renderer_->SetBackground2(0.12, 0.12, 0.18);
+  renderer_->GradientBackgroundOn();
+  property_->SetColor(color_);
+  property_->SetScalarOpacity(opacity_);
+  property_->SetInterpolationTypeToLinear();
+  prop_->SetProperty(property_);
+  prop_->VisibilityOff();
+  renderer_->AddVolume(prop_);
+
+  vtkTextProperty* t = label_->GetTextProperty();
+  t->SetFontFamilyToArial();
+  t->SetFontSize(13);
+  t->SetColor(0.85, 0.85, 0.85);
+  t->ShadowOn();
+  t->SetVerticalJustificationToTop();
+  label_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  label_->SetPosition(0.01, 0.99);
+  label_->SetInput("3D");
+  renderer_->AddViewProp(label_);
+}
+
+VolumeScene::~VolumeScene() = default;
+
+vtkRenderer* VolumeScene::renderer() const {
+  return renderer_;
+}
+
+void VolumeScene::createMapper(bool gpu) {
+  if (mapper_) {
+    return;
+  }
+  if (gpu) {
+    auto m = vtkSmartPointer<vtkGPUVolumeRayCastMapper>::New();
+    m->AutoAdjustSampleDistancesOff();
+    m->LockSampleDistanceToInputSpacingOff();
+    gpu_ = m;
+    mapper_ = m;
+  } else {
+    auto m = vtkSmartPointer<vtkFixedPointVolumeRayCastMapper>::New();
+    m->AutoAdjustSampleDistancesOff();
+    m->LockSampleDistanceToInputSpacingOff();
+    cpu_ = m;
+    mapper_ = m;
+  }
+  mapper_->SetBlendModeToComposite();
+  prop_->SetMapper(mapper_);
+  connectInput();
+  setInteractive(false);
+}
+
+void VolumeScene::setVolume(const core::VolumePtr& volume) {
+  volume_ = volume;
+  if (!volume_) {
+    image_ = nullptr;
+    prop_->VisibilityOff();
+    if (mapper_) {
+      mapper_->RemoveAllInputs();
+    }
+    return;
+  }
+  const auto& g = volume_->geometry();
+  image_ = makeVtkIndexSpaceImage(volume_);
+  prop_->SetUserMatrix(indexSpaceToWorld(g));
+  baseSampleDistance_ = std::max(0.1, *std::min_element(g.spacing.begin(), g.spacing.end()) / 2);
+  property_->SetScalarOpacityUnitDistance(baseSampleDistance_ * 2);
+  connectInput();
+  setInteractive(false);
+  resetCamera();
+}
+
+void VolumeScene::connectInput() {
+  if (mapper_ && image_) {
+    mapper_->SetInputData(image_);
+    prop_->VisibilityOn();
+  }
+}
+
+void VolumeScene::setStyle(const VolumeStyle& style, const char* name) {
+  color_->RemoveAllPoints();
+  opacity_->RemoveAllPoints();
+  for (const TransferPoint& p : style.points) {
+    color_->AddRGBPoint(p.value, p.red, p.green, p.blue);
+    opacity_->AddPoint(p.value, p.opacity);
+  }
+  gradient_->RemoveAllPoints();
+  for (const auto& [magnitude, factor] : style.gradientOpacity) {
+    gradient_->AddPoint(magnitude, factor);
+  }
+  const bool useGradient = !style.gradientOpacity.empty();
+  if (useGradient) {
+    property_->DisableGradientOpacityOff();
+    property_->SetGradientOpacity(gradient_);
+  } else {
+    property_->DisableGradientOpacityOn();
+  }
+  if (useGradient != usesGradient_ && image_) {
+    // The CPU mapper computes gradient magnitudes only when its input changes; switching the
+    // gradient term on later would otherwise see zero magnitudes (an empty picture).
+    image_->Modified();
+  }
+  usesGradient_ = useGradient;
+  property_->SetShade(style.shade ? 1 : 0);
+  property_->SetAmbient(style.ambient);
+  property_->SetDiffuse(style.diffuse);
+  property_->SetSpecular(style.specular);
+  property_->SetSpecularPower(style.specularPower);
+  label_->SetInput((std::string("3D  ") + name).c_str());
+}
+
+void VolumeScene::setInteractive(bool interactive) {
+  const float sample = static_cast<float>(baseSampleDistance_ * (interactive ? 4 : 1));
+  const float image = interactive ? 3.0F : 1.0F;
+  if (cpu_ != nullptr) {
+    cpu_->SetSampleDistance(sample);
+    cpu_->SetInteractiveSampleDistance(sample);
+    cpu_->SetImageSampleDistance(image);
+  }
+  if (gpu_ != nullptr) {
+    gpu_->SetSampleDistance(sample);
+    gpu_->SetImageSampleDistance(interactive ? 2.0F : 1.0F);
+  }
+}
+
+void VolumeScene::resetCamera() {
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  double bounds[6];
+  prop_->GetBounds(bounds);
+  const double center[3] = {(bounds[0] + bounds[1]) / 2, (bounds[2] + bounds[3]) / 2,
+                            (bounds[4] + bounds[5]) / 2};
+  camera->SetFocalPoint(center);
+  // Anterior is -y in LPS.
+  camera->SetPosition(center[0], center[1] - 1000, center[2]);
+  camera->SetViewUp(0, 0, 1);
+  camera->ParallelProjectionOff();
+  camera->SetViewAngle(30);
+  if (volume_) {
+    renderer_->ResetCamera(bounds);
+  }
+  renderer_->ResetCameraClippingRange();
+}
+
+void VolumeScene::rotate(double azimuthDeg, double elevationDeg) {
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  camera->Azimuth(azimuthDeg);
+  camera->Elevation(elevationDeg);
+  camera->OrthogonalizeViewUp();
+  renderer_->ResetCameraClippingRange();
+}
+
+void VolumeScene::zoom(double factor) {
+  renderer_->GetActiveCamera()->Dolly(factor);
+  renderer_->ResetCameraClippingRange();
+}
+
+void VolumeScene::pan(double dxFraction, double dyFraction) {
+  vtkCamera* camera = renderer_->GetActiveCamera();
+  double focal[3], position[3], up[3], dir[3];
+  camera->GetFocalPoint(focal);
+  camera->GetPosition(position);
+  camera->GetViewUp(up);
+  camera->GetDirectionOfProjection(dir);
+  const double right[3] = {dir[1] * up[2] - dir[2] * up[1], dir[2] * up[0] - dir[0] * up[2],
+                           dir[0] * up[1] - dir[1] * up[0]};
+  const double height =
+      2 * camera->GetDistance() * std::tan(camera->GetViewAngle() * 3.14159265358979 / 360);
+  for (int a = 0; a < 3; ++a) {
+    const double move = (-dxFraction * right[a] + dyFraction * up[a]) * height;
+    focal[a] += move;
+    position[a] += move;
+  }
+  camera->SetFocalPoint(focal);
+  camera->SetPosition(position);
+  renderer_->ResetCameraClippingRange();
+}
+
+}  // namespace delineate::viewers

@@ -1,0 +1,167 @@
+#include "viewers/VolumeView.h"
+
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkRenderer.h>
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "viewers/VolumeScene.h"
+#include "viewers/VtkOpenGLWidget.h"
+
+namespace delineate::viewers {
+
+VolumeView::VolumeView(QWidget* parent) : QWidget(parent), scene_(std::make_unique<VolumeScene>()) {
+  canvas_ = new VtkOpenGLWidget(this);
+  canvas_->setObjectName(QStringLiteral("VolumeCanvas"));
+  canvas_->renderWindow()->AddRenderer(scene_->renderer());
+  canvas_->installEventFilter(this);
+  connect(canvas_, &VtkOpenGLWidget::glInitialized, this, &VolumeView::onGlInitialized);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(canvas_);
+  setFocusProxy(canvas_);
+
+  settleTimer_ = new QTimer(this);
+  settleTimer_->setSingleShot(true);
+  settleTimer_->setInterval(300);
+  connect(settleTimer_, &QTimer::timeout, this, [this] {
+    if (drag_ == Drag::None) {
+      setInteractive(false);
+    }
+  });
+}
+
+VolumeView::~VolumeView() = default;
+
+void VolumeView::onGlInitialized() {
+  if (scene_->hasMapper()) {
+    return;
+  }
+  bool gpu = !canvas_->isSoftwareRenderer();
+  if (const char* force = std::getenv("DELINEATE_VOLUME_MAPPER")) {
+    if (std::strcmp(force, "cpu") == 0) {
+      gpu = false;
+    } else if (std::strcmp(force, "gpu") == 0) {
+      gpu = true;
+    }
+  }
+  scene_->createMapper(gpu);
+  volumeFrame_ = canvas_->renderedFrames();
+}
+
+bool VolumeView::usesGpuMapper() const {
+  return scene_->usesGpu();
+}
+bool VolumeView::hasMapper() const {
+  return scene_->hasMapper();
+}
+
+void VolumeView::setVolume(core::VolumePtr volume) {
+  volume_ = std::move(volume);
+  scene_->setVolume(volume_);
+  if (volume_) {
+    preset_ = defaultVolumePreset(*volume_);
+    scene_->setStyle(volumeStyle(preset_, *volume_), toString(preset_));
+  }
+  volumeFrame_ = canvas_->renderedFrames();
+  canvas_->requestRender();
+}
+
+void VolumeView::setPreset(VolumePreset preset) {
+  preset_ = preset;
+  if (volume_) {
+    scene_->setStyle(volumeStyle(preset_, *volume_), toString(preset_));
+    canvas_->requestRender();
+  }
+}
+
+void VolumeView::resetCamera() {
+  scene_->resetCamera();
+  canvas_->requestRender();
+}
+
+void VolumeView::setInteractive(bool interactive) {
+  if (interactive_ == interactive) {
+    return;
+  }
+  interactive_ = interactive;
+  scene_->setInteractive(interactive);
+  canvas_->requestRender();
+}
+
+bool VolumeView::hasRenderedVolume() const {
+  return volume_ && scene_->hasMapper() && volumeFrame_ >= 0 &&
+         canvas_->renderedFrames() > volumeFrame_;
+}
+
+bool VolumeView::eventFilter(QObject* watched, QEvent* event) {
+  if (watched != canvas_) {
+    return QWidget::eventFilter(watched, event);
+  }
+  switch (event->type()) {
+    case QEvent::MouseButtonPress: {
+      auto* e = static_cast<QMouseEvent*>(event);
+      lastPos_ = e->position();
+      const bool ctrl = e->modifiers() & Qt::ControlModifier;
+      drag_ = e->button() == Qt::LeftButton     ? (ctrl ? Drag::Pan : Drag::Rotate)
+              : e->button() == Qt::RightButton  ? Drag::Zoom
+              : e->button() == Qt::MiddleButton ? Drag::Pan
+                                                : Drag::None;
+      if (drag_ != Drag::None) {
+        setInteractive(true);
+      }
+      return true;
+    }
+    case QEvent::MouseMove: {
+      auto* e = static_cast<QMouseEvent*>(event);
+      const QPointF d = e->position() - lastPos_;
+      lastPos_ = e->position();
+      const double h = std::max(1, canvas_->height());
+      switch (drag_) {
+        case Drag::Rotate:
+          scene_->rotate(-d.x() * 0.4, d.y() * 0.4);
+          break;
+        case Drag::Zoom:
+          scene_->zoom(std::exp(-d.y() * 0.01));
+          break;
+        case Drag::Pan:
+          scene_->pan(d.x() / h, d.y() / h);
+          break;
+        case Drag::None:
+          return true;
+      }
+      canvas_->requestRender();
+      return true;
+    }
+    case QEvent::MouseButtonRelease:
+      drag_ = Drag::None;
+      setInteractive(false);
+      return true;
+    case QEvent::Wheel: {
+      auto* e = static_cast<QWheelEvent*>(event);
+      setInteractive(true);
+      scene_->zoom(std::pow(1.1, e->angleDelta().y() / 120.0));
+      canvas_->requestRender();
+      settleTimer_->start();
+      return true;
+    }
+    case QEvent::KeyPress:
+      if (static_cast<QKeyEvent*>(event)->key() == Qt::Key_R) {
+        resetCamera();
+        return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace delineate::viewers

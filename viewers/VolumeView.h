@@ -1,0 +1,63 @@
+#pragma once
+// 3D volume rendering of a core::Volume with presets and interactive level of detail.
+// On a software OpenGL (llvmpipe, softpipe) it ray-casts on the CPU
+// (vtkFixedPointVolumeRayCastMapper), coarse while the mouse drags and full quality on release;
+// on a real GPU it uses vtkGPUVolumeRayCastMapper. DELINEATE_VOLUME_MAPPER=cpu|gpu overrides.
+//
+// Mouse: left drag rotates, right drag or wheel zooms, middle (or Ctrl+left) drag pans;
+// R resets the camera (anterior view, patient left on screen right).
+#include <QWidget>
+#include <memory>
+
+#include "core/model/Volume.h"
+#include "viewers/VolumePresets.h"
+
+class QTimer;
+
+namespace delineate::viewers {
+
+class VolumeScene;
+class VtkOpenGLWidget;
+
+class VolumeView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit VolumeView(QWidget* parent = nullptr);
+  ~VolumeView() override;
+
+  VtkOpenGLWidget* canvas() const { return canvas_; }
+
+  void setVolume(core::VolumePtr volume);
+  const core::VolumePtr& volume() const { return volume_; }
+  void setPreset(VolumePreset preset);
+  VolumePreset preset() const { return preset_; }
+  void resetCamera();
+
+  // Which mapper was chosen (decided when the GL context first appears).
+  bool usesGpuMapper() const;
+  bool hasMapper() const;
+  // True while the coarse level of detail is in use.
+  bool isInteractive() const { return interactive_; }
+  void setInteractive(bool interactive);
+
+  bool hasRenderedVolume() const;
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void onGlInitialized();
+
+  std::unique_ptr<VolumeScene> scene_;
+  VtkOpenGLWidget* canvas_ = nullptr;
+  QTimer* settleTimer_ = nullptr;
+  core::VolumePtr volume_;
+  VolumePreset preset_ = VolumePreset::CtBone;
+  bool interactive_ = false;
+  int volumeFrame_ = -1;
+  enum class Drag { None, Rotate, Zoom, Pan } drag_ = Drag::None;
+  QPointF lastPos_;
+};
+
+}  // namespace delineate::viewers
