@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <system_error>
@@ -13,6 +14,13 @@
 namespace delineate::core {
 
 unsigned hardwareThreads() {
+  // DELINEATE_THREADS caps the worker threads (shared machines, single-thread benchmarks).
+  if (const char* env = std::getenv("DELINEATE_THREADS"); env && *env) {
+    const long n = std::strtol(env, nullptr, 10);
+    if (n >= 1 && n <= 256) {
+      return static_cast<unsigned>(n);
+    }
+  }
   return std::max(1u, std::thread::hardware_concurrency());
 }
 

@@ -8,7 +8,8 @@
 
 namespace delineate::core {
 
-// Threads worth using on this machine (std::thread::hardware_concurrency, at least 1).
+// Threads worth using on this machine (std::thread::hardware_concurrency, at least 1), or the
+// value of the environment variable DELINEATE_THREADS when set.
 unsigned hardwareThreads();
 
 // Calls body(i) for every i in [0, count), in increasing order per thread, on up to `threads`
