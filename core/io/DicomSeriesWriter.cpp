@@ -259,7 +259,8 @@ std::vector<fs::path> writeDicomSeries(const Volume& volume, const fs::path& fol
                       " needs integer voxels stored without rescaling");
     }
     const auto [lo, hi] = volume.valueRange();
-    const double top = std::ldexp(1.0, static_cast<int>(options.bitsStored) - (storage.pixelSigned ? 1 : 0));
+    const double top =
+        std::ldexp(1.0, static_cast<int>(options.bitsStored) - (storage.pixelSigned ? 1 : 0));
     const double bottom = storage.pixelSigned ? -top : 0.0;
     if (lo < bottom || hi >= top) {
       throw Error(ErrorKind::InvalidInput, where,

@@ -17,8 +17,8 @@ enum class DicomTransferSyntax {
   ExplicitBigEndian,
   DeflatedExplicitLittleEndian,
   Rle,
-  JpegBaseline,   // lossy, 8-bit only
-  JpegLossless,   // process 14, selection value 1
+  JpegBaseline,  // lossy, 8-bit only
+  JpegLossless,  // process 14, selection value 1
   JpegLsLossless,
 };
 

@@ -39,12 +39,9 @@ std::vector<std::pair<std::string, std::string>> mammoAttributes(const SampleCas
   std::string orientation = right ? "P\\" : "A\\";
   orientation += mlo ? "F" : (right ? "L" : "R");
   const std::string spacing = "0.13\\0.13";
-  return {{"ImageLaterality", info.laterality},
-          {"ViewPosition", info.viewPosition},
-          {"PatientOrientation", orientation},
-          {"PresentationIntentType", "FOR PRESENTATION"},
-          {"BodyPartExamined", "BREAST"},
-          {"ImagerPixelSpacing", spacing},
+  return {{"ImageLaterality", info.laterality}, {"ViewPosition", info.viewPosition},
+          {"PatientOrientation", orientation},  {"PresentationIntentType", "FOR PRESENTATION"},
+          {"BodyPartExamined", "BREAST"},       {"ImagerPixelSpacing", spacing},
           {"BurnedInAnnotation", "NO"}};
 }
 
