@@ -50,7 +50,9 @@ void registerOnce() {
                                         ESS_422, OFTrue, OFFalse, 0, 0, 0.0, 0.0, 0, 0, 0, 0,
                                         OFFalse /* usePixelValues */, OFFalse, OFFalse, OFFalse,
                                         OFTrue /* realLossless */);
-  DJLSEncoderRegistration::registerCodecs(0, 0, 0, 0, OFTrue, 0, OFTrue, EJLSUC_never, OFFalse);
+  // Raw (not "cooked") encoding: straight from the pixel data, without DicomImage; the cooked
+  // path of DCMTK 3.6.7 also leaves an uninitialised pad byte in odd-length frames (valgrind).
+  DJLSEncoderRegistration::registerCodecs(0, 0, 0, 0, OFFalse, 0, OFTrue, EJLSUC_never, OFFalse);
   DcmRLEEncoderRegistration::registerCodecs(OFFalse, 0, OFTrue, OFFalse);
 }
 

@@ -138,12 +138,24 @@ struct SeriesPart {
   std::optional<std::array<double, 6>> orientation;
   std::size_t rows = 0;
   std::size_t columns = 0;
+  bool projection = false;  // one projection image (see isProjectionModality)
   std::vector<const DicomFileHeader*> files;
 };
 
+bool isProjectionModality(const std::string& modality) {
+  return modality == "MG" || modality == "DX" || modality == "CR" || modality == "PX" ||
+         modality == "IO";
+}
+
 std::string partSuffix(const SeriesPart& p, std::size_t part, std::size_t parts) {
-  std::string s = " [part " + std::to_string(part) + "/" + std::to_string(parts) + ": " +
-                  std::to_string(p.columns) + "x" + std::to_string(p.rows);
+  std::string s = " [part " + std::to_string(part) + "/" + std::to_string(parts) + ": ";
+  if (p.projection) {
+    const DicomFileHeader& h = *p.files.front();
+    const std::string view = h.laterality + (h.laterality.empty() ? "" : " ") + h.viewPosition;
+    return s + (view.empty() ? std::to_string(p.columns) + "x" + std::to_string(p.rows) : view) +
+           "]";
+  }
+  s += std::to_string(p.columns) + "x" + std::to_string(p.rows);
   s += p.orientation ? " " + planeName(*p.orientation) : std::string(", no orientation");
   return s + "]";
 }
@@ -225,15 +237,18 @@ DicomScanResult scanDicomFolder(const fs::path& folder, ProgressSink& progress) 
     studyOf.emplace(patientKey + '\x1f' + h.studyInstanceUid, &h);
     auto& parts = tree[patientKey][h.studyInstanceUid][seriesKey];
     const auto orientation = h.frame(0).orientation;
+    // Projection images (mammograms, radiographs) are separate pictures, never slices of one
+    // volume: each file becomes its own part.
+    const bool projection = isProjectionModality(h.modality);
     auto match = std::find_if(parts.begin(), parts.end(), [&](const SeriesPart& p) {
-      if (p.rows != h.rows || p.columns != h.columns ||
+      if (projection || p.projection || p.rows != h.rows || p.columns != h.columns ||
           p.orientation.has_value() != orientation.has_value()) {
         return false;
       }
       return !orientation || sameOrientation(*p.orientation, *orientation);
     });
     if (match == parts.end()) {
-      parts.push_back({orientation, h.rows, h.columns, {}});
+      parts.push_back({orientation, h.rows, h.columns, projection, {}});
       match = parts.end() - 1;
     }
     match->files.push_back(&h);

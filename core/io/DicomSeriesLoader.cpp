@@ -213,6 +213,10 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   });
   buffer =
       finalizeDicomPixels(std::move(buffer), format, plan, rescales, decoder.ranges(), sliceVoxels);
+  if (dot(layout.shearPerSlice, layout.shearPerSlice) > 0) {
+    progress.report(0.95, "Removing gantry tilt");
+    unshearDicomSlices(*buffer, layout.geometry, layout.shearPerSlice);
+  }
 
   // 6. What the volume is.
   const DicomFileHeader& first = headers[slices.front().file];

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <sstream>
+#include <type_traits>
 
 #include "core/Error.h"
 
@@ -66,6 +68,56 @@ void setDirection(ImageGeometry& g, const Vec3& row, const Vec3& col, const Vec3
 }
 
 }  // namespace
+
+void unshearDicomSlices(VoxelBuffer& voxels, const ImageGeometry& g, const Vec3& shear) {
+  const std::size_t nx = g.size[0], ny = g.size[1], nz = g.size[2];
+  const Vec3 row = g.axis(0), col = g.axis(1);
+  // The shift of one slice, in pixels.
+  const double sx = dot(shear, row) / g.spacing[0];
+  const double sy = dot(shear, col) / g.spacing[1];
+  dispatchScalar(voxels.type(), [&](auto t) {
+    using T = decltype(t);
+    T* p = voxels.as<T>();
+    const std::size_t n = nx * ny;
+    const T fill = *std::min_element(p, p + voxels.count());
+    std::vector<T> source(n);
+    for (std::size_t k = 1; k < nz; ++k) {
+      T* slice = p + k * n;
+      std::copy(slice, slice + n, source.begin());
+      // Output pixel (i, j) shows the file's pixel at (i - dx, j - dy).
+      const double dx = sx * static_cast<double>(k);
+      const double dy = sy * static_cast<double>(k);
+      for (std::size_t j = 0; j < ny; ++j) {
+        const double y = static_cast<double>(j) - dy;
+        const double y0 = std::floor(y);
+        const double fy = y - y0;
+        for (std::size_t i = 0; i < nx; ++i) {
+          const double x = static_cast<double>(i) - dx;
+          const double x0 = std::floor(x);
+          const double fx = x - x0;
+          auto at = [&](double xi, double yi) -> double {
+            if (xi < 0 || yi < 0 || xi > static_cast<double>(nx - 1) ||
+                yi > static_cast<double>(ny - 1)) {
+              return static_cast<double>(fill);
+            }
+            return static_cast<double>(
+                source[static_cast<std::size_t>(xi) + nx * static_cast<std::size_t>(yi)]);
+          };
+          const double v = (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) +
+                           fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
+          if constexpr (std::is_floating_point_v<T>) {
+            slice[i + nx * j] = static_cast<T>(v);
+          } else {
+            const double r =
+                std::clamp(std::round(v), static_cast<double>(std::numeric_limits<T>::lowest()),
+                           static_cast<double>(std::numeric_limits<T>::max()));
+            slice[i + nx * j] = static_cast<T>(r);
+          }
+        }
+      }
+    }
+  });
+}
 
 bool sameOrientation(const std::array<double, 6>& a, const std::array<double, 6>& b) {
   for (std::size_t i = 0; i < 6; ++i) {
@@ -300,15 +352,14 @@ DicomStackLayout layoutDicomSlices(const std::vector<DicomSlicePlacement>& frame
     if (gantryTilt != 0) {
       s << " (GantryDetectorTilt " << gantryTilt << ")";
     }
-    s << ": the slices are sheared; the volume's slice axis follows the slice positions, "
-         "not the slice normal";
+    const double shift = length(inPlane) * static_cast<double>(m - 1);
+    s << ": each slice was shifted in-plane onto an orthogonal grid (bilinear resampling, up to "
+      << shift << " mm)";
     out.warnings.push_back(s.str());
-    setDirection(g, row, col, normalized(step));
-    g.spacing[2] = length(step);
-  } else {
-    setDirection(g, row, col, normal);
-    g.spacing[2] = mean;
+    out.shearPerSlice = inPlane;
   }
+  setDirection(g, row, col, normal);
+  g.spacing[2] = mean;
 
   // Slices should lie on one line (in-plane drift other than a constant shear is suspicious).
   double drift = 0;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/model/ImageGeometry.h"
+#include "core/model/VoxelBuffer.h"
 
 namespace delineate::core {
 
@@ -22,15 +23,24 @@ struct DicomSlicePlacement {
 };
 
 struct DicomStackLayout {
-  ImageGeometry geometry;          // size = columns x rows x slices
+  ImageGeometry geometry;          // size = columns x rows x slices; always orthonormal
   std::vector<std::size_t> order;  // index into the placements for each slice, in slice order
   std::vector<std::string> warnings;
+  // Gantry tilt: slice k of the files lies k * shearPerSlice (mm, in the slice plane) away from
+  // where `geometry` puts it; unshearDicomSlices() moves the pixels there. Zero when untilted.
+  Vec3 shearPerSlice{0, 0, 0};
 };
 
 // True when two ImageOrientationPatient values describe the same plane orientation.
 bool sameOrientation(const std::array<double, 6>& a, const std::array<double, 6>& b);
 // "axial", "coronal", "sagittal" or "oblique" for the plane of an ImageOrientationPatient.
 std::string planeName(const std::array<double, 6>& orientation);
+
+// Moves the pixels of each slice of `voxels` (slices of geometry.size[0] x size[1]) by
+// -k * shearPerSlice in-plane with bilinear interpolation, so that they sit where `geometry`
+// says; pixels coming from outside the slice get the smallest value of the volume.
+void unshearDicomSlices(VoxelBuffer& voxels, const ImageGeometry& geometry,
+                        const Vec3& shearPerSlice);
 
 // Orders the frames and builds the grid. `fallbackSpacing` (SpacingBetweenSlices, or 0) is used
 // when positions are missing; `gantryTilt` (degrees, from the header) only enriches warnings.

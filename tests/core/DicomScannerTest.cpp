@@ -154,3 +154,42 @@ TEST(DicomScanner, CancelStopsTheScan) {
   NullProgress progress(token);
   EXPECT_THROW(scanDicomFolder(dir.path(), progress), CancelledError);
 }
+
+TEST(DicomScanner, MammogramViewsInOneSeriesBecomeSeparateImages) {
+  TempDir dir;
+  ImageGeometry g;
+  g.size = {20, 30, 1};
+  g.spacing = {0.1, 0.1, 1};
+  NullProgress progress;
+  int n = 0;
+  for (const char* lat : {"L", "R"}) {
+    for (const char* view : {"CC", "MLO"}) {
+      VolumeInfo info = fixedInfo("MG");
+      info.laterality = lat;
+      info.viewPosition = view;
+      info.photometric = "MONOCHROME1";
+      DicomWriteOptions options;
+      options.filePrefix = std::string(lat) + view;
+      options.attributes = {{"InstanceNumber", std::to_string(++n)}};
+      writeDicomSeries(*makeVolume(ScalarType::UInt16, g, info,
+                                   [&](std::size_t i, std::size_t, std::size_t) {
+                                     return static_cast<double>(i + 100 * n);
+                                   }),
+                       dir.path(), options, progress);
+    }
+  }
+  const auto scan = scanDicomFolder(dir.path(), progress);
+  const auto all = scan.allSeries();
+  ASSERT_EQ(all.size(), 4u);
+  std::vector<std::string> names;
+  for (const DicomSeries* s : all) {
+    ASSERT_EQ(s->files.size(), 1u);
+    names.push_back(s->description);
+    const auto v = loadDicomSeries(*s, progress);
+    EXPECT_EQ(v->geometry().size[2], 1u);
+    EXPECT_TRUE(v->info().warnings.empty());
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_NE(names[0].find("L CC]"), std::string::npos) << names[0];
+  EXPECT_NE(names[3].find("R MLO]"), std::string::npos) << names[3];
+}

@@ -93,7 +93,7 @@ TEST(DicomSliceGeometry, WildlyIrregularPositionsAreRefused) {
   }
 }
 
-TEST(DicomSliceGeometry, GantryTiltShearsTheSliceAxisAndWarns) {
+TEST(DicomSliceGeometry, GantryTiltGivesAnOrthogonalGridAndTheShear) {
   // Each slice 2 mm up and 0.5 mm toward posterior: a tilt of atan(0.25) = 14 degrees.
   std::vector<DicomSlicePlacement> frames;
   for (int k = 0; k < 5; ++k) {
@@ -102,12 +102,44 @@ TEST(DicomSliceGeometry, GantryTiltShearsTheSliceAxisAndWarns) {
   const auto l = layoutDicomSlices(frames, 4, 4, 0, 14.04);
   EXPECT_TRUE(anyWarningContains(l, "gantry tilt of 14"));
   EXPECT_TRUE(anyWarningContains(l, "GantryDetectorTilt 14"));
-  // The grid reproduces every slice's position exactly.
+  EXPECT_EQ(l.geometry.direction, (Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}));
+  EXPECT_DOUBLE_EQ(l.geometry.spacing[2], 2.0);
+  // The grid plus k times the shear reproduces every slice's position.
   for (std::size_t k = 0; k < 5; ++k) {
     const Vec3 p = l.geometry.indexToWorld({0, 0, static_cast<double>(k)});
     const Vec3 want = *frames[l.order[k]].position;
     for (int a = 0; a < 3; ++a) {
-      EXPECT_NEAR(p[a], want[a], 1e-9);
+      EXPECT_NEAR(p[a] + l.shearPerSlice[a] * static_cast<double>(k), want[a], 1e-9);
+    }
+  }
+}
+
+TEST(DicomSliceGeometry, TiltedSeriesIsResampledToWorldPositions) {
+  TempDir dir;
+  // A sheared grid (as a tilted gantry writes it): slice k starts 0.6 mm further posterior.
+  ImageGeometry g = axialGeometry(24, 20, 6);
+  g.spacing = {1.0, 1.0, 1.0};
+  const Vec3 step = normalized({0, 0.6, 2.0});
+  g.spacing[2] = std::sqrt(0.36 + 4.0);
+  g.direction = {1, 0, step[0], 0, 1, step[1], 0, 0, step[2]};
+  // Values are a linear function of world x and y: bilinear resampling keeps them exact.
+  const auto tilted = makeVolume(ScalarType::Float32, g, fixedInfo("CT"),
+                                 [&](std::size_t i, std::size_t j, std::size_t k) {
+                                   const Vec3 w = g.indexToWorld({double(i), double(j), double(k)});
+                                   return 10.0 * w[0] + 3.0 * w[1];
+                                 });
+  writeSeries(*tilted, dir.path());
+  const auto v = loadFolder(dir.path());
+  ASSERT_FALSE(v->info().warnings.empty());
+  EXPECT_NE(v->info().warnings[0].find("gantry tilt"), std::string::npos) << v->info().warnings[0];
+  EXPECT_EQ(v->geometry().direction, (Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}));
+  for (std::size_t k = 0; k < 6; ++k) {
+    for (std::size_t j = 4; j < 20; ++j) {  // rows that stay inside every shifted slice
+      for (std::size_t i = 0; i < 24; i += 5) {
+        const Vec3 w = v->geometry().indexToWorld({double(i), double(j), double(k)});
+        ASSERT_NEAR(v->valueAt(i, j, k), 10.0 * w[0] + 3.0 * w[1], 0.05)
+            << i << "," << j << "," << k;
+      }
     }
   }
 }

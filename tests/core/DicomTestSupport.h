@@ -116,7 +116,6 @@ core::Error expectErrorNaming(F&& f, const std::string& file) {
   try {
     f();
   } catch (const core::Error& e) {
-    if (std::getenv("DICOM_TEST_VERBOSE")) printf("ERROR: %s\n", e.what());
     EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
     return e;
   }
