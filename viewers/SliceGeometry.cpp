@@ -163,3 +163,65 @@ double spacingAlong(const core::ImageGeometry& g, const Vec3& direction) {
 }
 
 }  // namespace delineate::viewers
+
+namespace delineate::viewers {
+
+SliceGrid sliceGrid(const core::ImageGeometry& g, SliceOrientation orientation) {
+  const SliceAxes axes = sliceAxes(orientation);
+  const auto b = screenBounds(g, orientation);
+  SliceGrid grid;
+  grid.du = spacingAlong(g, axes.right);
+  grid.dv = spacingAlong(g, axes.up);
+  grid.nu = std::clamp(static_cast<int>(std::lround((b[1] - b[0]) / grid.du)), 1, 8192);
+  grid.nv = std::clamp(static_cast<int>(std::lround((b[3] - b[2]) / grid.dv)), 1, 8192);
+  grid.u0 = b[0] + grid.du / 2;
+  grid.v0 = b[2] + grid.dv / 2;
+  return grid;
+}
+
+std::optional<PixelRect> projectBox(const core::ImageGeometry& g, SliceOrientation orientation,
+                                    double s, const SliceGrid& grid, const core::VoxelBox& box,
+                                    int margin) {
+  if (box.empty()) {
+    return std::nullopt;
+  }
+  const SliceAxes axes = sliceAxes(orientation);
+  double umin = 1e300, umax = -1e300, vmin = 1e300, vmax = -1e300, wmin = 1e300, wmax = -1e300;
+  for (int corner = 0; corner < 8; ++corner) {
+    Vec3 ijk{};
+    for (int a = 0; a < 3; ++a) {
+      // Voxel edges, not centres: the box covers [lo - 0.5, hi - 0.5] in index units.
+      ijk[a] = ((corner >> a) & 1) ? static_cast<double>(box.hi[a]) - 0.5
+                                   : static_cast<double>(box.lo[a]) - 0.5;
+    }
+    const Vec3 p = g.indexToWorld(ijk);
+    const double u = core::dot(p, axes.right), v = core::dot(p, axes.up);
+    const double w = core::dot(p, axes.normal);
+    umin = std::min(umin, u);
+    umax = std::max(umax, u);
+    vmin = std::min(vmin, v);
+    vmax = std::max(vmax, v);
+    wmin = std::min(wmin, w);
+    wmax = std::max(wmax, w);
+  }
+  const double eps = 1e-6 * (1 + std::abs(s));
+  if (s < wmin - eps || s > wmax + eps) {
+    return std::nullopt;
+  }
+  // Pixels whose centre lies in the box's extent (ties included: nearest-neighbour sampling
+  // may round either way there).
+  constexpr double tie = 1e-6;
+  PixelRect r;
+  r.x0 = std::max(0, static_cast<int>(std::ceil((umin - grid.u0) / grid.du - tie)) - margin);
+  r.x1 = std::min(grid.nu - 1,
+                  static_cast<int>(std::floor((umax - grid.u0) / grid.du + tie)) + margin);
+  r.y0 = std::max(0, static_cast<int>(std::ceil((vmin - grid.v0) / grid.dv - tie)) - margin);
+  r.y1 = std::min(grid.nv - 1,
+                  static_cast<int>(std::floor((vmax - grid.v0) / grid.dv + tie)) + margin);
+  if (r.empty()) {
+    return std::nullopt;
+  }
+  return r;
+}
+
+}  // namespace delineate::viewers

@@ -9,9 +9,11 @@
 // acquisitions are shown the way a radiologist expects. "Next slice" (wheel up, Up arrow,
 // PageUp, slider up) moves toward superior (axial), anterior (coronal) and left (sagittal).
 #include <array>
+#include <optional>
 #include <string>
 
 #include "core/model/ImageGeometry.h"
+#include "core/model/VoxelBox.h"
 
 namespace delineate::viewers {
 
@@ -66,6 +68,31 @@ std::array<double, 4> screenBounds(const core::ImageGeometry& geometry,
 // world point lies in index space. `s` is the slice position dot(p, normal).
 std::array<double, 16> resliceAxes(const core::ImageGeometry& geometry,
                                    SliceOrientation orientation, double s);
+
+// The sampling grid of a view's resliced slice: pixel (x, y) shows the plane point
+// (u0 + x * du, v0 + y * dv), for x in [0, nu) and y in [0, nv). One pixel per voxel along the
+// view's screen axes, covering screenBounds().
+struct SliceGrid {
+  double u0 = 0, v0 = 0;
+  double du = 1, dv = 1;
+  int nu = 1, nv = 1;
+  bool operator==(const SliceGrid&) const = default;
+};
+SliceGrid sliceGrid(const core::ImageGeometry& geometry, SliceOrientation orientation);
+
+// Pixels [x0, x1] x [y0, y1] (inclusive) of a SliceGrid.
+struct PixelRect {
+  int x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+  bool empty() const { return x1 < x0 || y1 < y0; }
+  bool operator==(const PixelRect&) const = default;
+};
+
+// The pixels of the slice at position `s` (dot(p, normal)) that may show voxels of `box`,
+// grown by `margin` pixels and clipped to the grid; nullopt when the box does not reach the
+// slice plane at all (nothing on this slice changed).
+std::optional<PixelRect> projectBox(const core::ImageGeometry& geometry,
+                                    SliceOrientation orientation, double s, const SliceGrid& grid,
+                                    const core::VoxelBox& box, int margin = 1);
 
 // Sampling distance of the image along a world direction (the spacing of the aligned axis).
 double spacingAlong(const core::ImageGeometry& geometry, const core::Vec3& direction);

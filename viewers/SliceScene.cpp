@@ -25,6 +25,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "viewers/LabelSliceLayer.h"
 #include "viewers/VtkVolumeImage.h"
 
 namespace delineate::viewers {
@@ -117,6 +118,81 @@ SliceScene::SliceScene(SliceOrientation orientation) : orientation_(orientation)
 
 SliceScene::~SliceScene() = default;
 
+void SliceScene::setLabelMaps(const std::vector<std::shared_ptr<const core::LabelMap>>& maps) {
+  std::vector<std::unique_ptr<LabelSliceLayer>> layers;
+  for (const auto& map : maps) {
+    auto it = std::find_if(labelLayers_.begin(), labelLayers_.end(),
+                           [&](const auto& l) { return l && l->map() == map.get(); });
+    if (it != labelLayers_.end()) {
+      layers.push_back(std::move(*it));
+      continue;
+    }
+    auto layer = std::make_unique<LabelSliceLayer>(map, orientation_);
+    layer->addTo(renderer_);
+    if (hasSlice_) {
+      layer->setPlane(slicePosition_, grid_);
+    }
+    layers.push_back(std::move(layer));
+  }
+  labelLayers_ = std::move(layers);  // layers of maps no longer shown leave the renderer here
+  for (std::size_t i = 0; i < labelLayers_.size(); ++i) {
+    labelLayers_[i]->setDepth(0.5 + 0.01 * static_cast<double>(i));
+  }
+}
+
+void SliceScene::setLabelColors(const core::LabelMap* map, std::vector<LabelColor> table) {
+  if (LabelSliceLayer* layer = labelLayer(map)) {
+    layer->setColors(std::move(table));
+  }
+}
+
+bool SliceScene::labelVoxelsChanged(const core::LabelMap* map, const core::VoxelBox& box) {
+  LabelSliceLayer* layer = labelLayer(map);
+  return layer != nullptr && layer->voxelsChanged(box);
+}
+
+LabelSliceLayer* SliceScene::labelLayer(const core::LabelMap* map) const {
+  for (const auto& l : labelLayers_) {
+    if (l->map() == map) {
+      return l.get();
+    }
+  }
+  return nullptr;
+}
+
+std::size_t SliceScene::labelUploadedBytes() const {
+  std::size_t n = 0;
+  for (const auto& l : labelLayers_) {
+    n += l->uploadedBytes();
+  }
+  return n;
+}
+
+void SliceScene::setToolOutline(const std::vector<std::array<double, 2>>& points, bool closed) {
+  if (points.size() < 2) {
+    toolOutline_->VisibilityOff();
+    return;
+  }
+  vtkNew<vtkPoints> pts;
+  pts->SetNumberOfPoints(static_cast<vtkIdType>(points.size()));
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    pts->SetPoint(static_cast<vtkIdType>(i), points[i][0], points[i][1], 1.5);
+  }
+  vtkNew<vtkCellArray> line;
+  const auto n = static_cast<vtkIdType>(points.size());
+  line->InsertNextCell(closed ? n + 1 : n);
+  for (vtkIdType i = 0; i < n; ++i) {
+    line->InsertCellPoint(i);
+  }
+  if (closed) {
+    line->InsertCellPoint(0);
+  }
+  toolOutlineData_->SetPoints(pts);
+  toolOutlineData_->SetLines(line);
+  toolOutlineData_->Modified();
+  toolOutline_->VisibilityOn();
+}
+
 vtkRenderer* SliceScene::renderer() const {
   return renderer_;
 }
@@ -194,6 +270,16 @@ void SliceScene::buildOverlays() {
   scaleLabel_->GetTextProperty()->SetVerticalJustificationToBottom();
   scaleLabel_->VisibilityOff();
   renderer_->AddViewProp(scaleLabel_);
+
+  vtkNew<vtkPolyDataMapper> outlineMapper;
+  outlineMapper->SetInputData(toolOutlineData_);
+  toolOutline_->SetMapper(outlineMapper);
+  toolOutline_->GetProperty()->SetColor(1.0, 1.0, 0.55);
+  toolOutline_->GetProperty()->SetLineWidth(1);
+  toolOutline_->GetProperty()->LightingOff();
+  toolOutline_->PickableOff();
+  toolOutline_->VisibilityOff();
+  renderer_->AddActor(toolOutline_);
 }
 
 void SliceScene::setVolume(const core::VolumePtr& volume) {
@@ -202,6 +288,8 @@ void SliceScene::setVolume(const core::VolumePtr& volume) {
   if (!volume_) {
     reslice_->RemoveAllInputs();
     indexImage_ = nullptr;
+    setLabelMaps({});
+    setToolOutline({}, false);
     image_->VisibilityOff();
     horizontal_->VisibilityOff();
     vertical_->VisibilityOff();
@@ -230,16 +318,10 @@ void SliceScene::setVolume(const core::VolumePtr& volume) {
 }
 
 void SliceScene::updateResliceGrid() {
-  const auto& g = volume_->geometry();
-  const SliceAxes axes = sliceAxes(orientation_);
-  const auto b = screenBounds(g, orientation_);
-  const double du = spacingAlong(g, axes.right);
-  const double dv = spacingAlong(g, axes.up);
-  const int nu = std::clamp(static_cast<int>(std::lround((b[1] - b[0]) / du)), 1, 8192);
-  const int nv = std::clamp(static_cast<int>(std::lround((b[3] - b[2]) / dv)), 1, 8192);
-  reslice_->SetOutputSpacing(du, dv, 1);
-  reslice_->SetOutputOrigin(b[0] + du / 2, b[2] + dv / 2, 0);
-  reslice_->SetOutputExtent(0, nu - 1, 0, nv - 1, 0, 0);
+  grid_ = sliceGrid(volume_->geometry(), orientation_);
+  reslice_->SetOutputSpacing(grid_.du, grid_.dv, 1);
+  reslice_->SetOutputOrigin(grid_.u0, grid_.v0, 0);
+  reslice_->SetOutputExtent(0, grid_.nu - 1, 0, grid_.nv - 1, 0, 0);
 }
 
 void SliceScene::setCursor(const core::Vec3& cursor) {
@@ -253,6 +335,9 @@ void SliceScene::setCursor(const core::Vec3& cursor) {
     hasSlice_ = true;
     axes_->DeepCopy(resliceAxes(volume_->geometry(), orientation_, s).data());
     reslice_->Modified();
+    for (auto& layer : labelLayers_) {
+      layer->setPlane(s, grid_);
+    }
   }
   const double u = core::dot(cursor, axes.right);
   const double v = core::dot(cursor, axes.up);

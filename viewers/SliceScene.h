@@ -7,9 +7,13 @@
 #include <vtkSmartPointer.h>
 
 #include <array>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "core/model/LabelMap.h"
 #include "core/model/Volume.h"
+#include "viewers/LabelDisplayState.h"
 #include "viewers/SliceGeometry.h"
 #include "viewers/SliceViewport.h"
 #include "viewers/WindowLevel.h"
@@ -21,10 +25,13 @@ class vtkImageData;
 class vtkImageReslice;
 class vtkMatrix4x4;
 class vtkPoints;
+class vtkPolyData;
 class vtkRenderer;
 class vtkTextActor;
 
 namespace delineate::viewers {
+
+class LabelSliceLayer;
 
 class SliceScene {
  public:
@@ -47,6 +54,18 @@ class SliceScene {
   void setCornerText(const std::string& topLeft, const std::string& bottomLeft);
   // The scale bar's length in mm (for tests and the status line).
   double scaleBarMm() const { return scaleBarMm_; }
+  const SliceGrid& grid() const { return grid_; }
+
+  // Label overlays, bottom to top (layers of maps still listed are kept, not rebuilt).
+  void setLabelMaps(const std::vector<std::shared_ptr<const core::LabelMap>>& maps);
+  void setLabelColors(const core::LabelMap* map, std::vector<LabelColor> table);
+  // Returns true when the change reached this slice (the view must render).
+  bool labelVoxelsChanged(const core::LabelMap* map, const core::VoxelBox& box);
+  LabelSliceLayer* labelLayer(const core::LabelMap* map) const;
+  std::size_t labelUploadedBytes() const;
+
+  // A polyline in plane coordinates (u, v) over everything (brush circle, lasso); empty hides it.
+  void setToolOutline(const std::vector<std::array<double, 2>>& points, bool closed);
 
  private:
   void buildOverlays();
@@ -72,6 +91,10 @@ class SliceScene {
   vtkNew<vtkActor2D> scaleBar_;
   vtkNew<vtkPoints> scalePoints_;
   vtkNew<vtkTextActor> scaleLabel_;
+  SliceGrid grid_;
+  std::vector<std::unique_ptr<LabelSliceLayer>> labelLayers_;
+  vtkNew<vtkActor> toolOutline_;
+  vtkNew<vtkPolyData> toolOutlineData_;
 };
 
 }  // namespace delineate::viewers

@@ -12,7 +12,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "viewers/LabelSliceLayer.h"
 #include "viewers/SliceScene.h"
+#include "viewers/ToolEventRouter.h"
 #include "viewers/VtkOpenGLWidget.h"
 
 namespace delineate::viewers {
@@ -50,6 +52,96 @@ SliceView::SliceView(SliceOrientation orientation, std::shared_ptr<ViewState> st
 
 SliceView::~SliceView() {
   state_->removeObserver(observerId_);
+  if (labelState_) {
+    labelState_->removeObserver(labelObserverId_);
+  }
+  if (router_) {
+    router_->detach(this);
+  }
+}
+
+void SliceView::setLabelState(std::shared_ptr<LabelDisplayState> state) {
+  if (labelState_) {
+    labelState_->removeObserver(labelObserverId_);
+  }
+  labelState_ = std::move(state);
+  if (labelState_) {
+    labelObserverId_ = labelState_->addObserver([this](const LabelChange& c) { onLabelChange(c); });
+    onLabelChange({LabelChange::Maps, nullptr, {}});
+  }
+}
+
+void SliceView::onLabelChange(const LabelChange& change) {
+  bool redraw = false;
+  switch (change.kind) {
+    case LabelChange::Maps:
+    case LabelChange::Display:
+      if (change.kind == LabelChange::Maps) {
+        scene_->setLabelMaps(labelState_->labelMaps());
+      }
+      for (const auto& map : labelState_->labelMaps()) {
+        scene_->setLabelColors(map.get(), labelState_->colorTable(*map));
+      }
+      redraw = true;
+      break;
+    case LabelChange::Segments:
+      scene_->setLabelColors(change.map, labelState_->colorTable(*change.map));
+      redraw = true;
+      break;
+    case LabelChange::Voxels:
+      redraw = scene_->labelVoxelsChanged(change.map, change.box);
+      break;
+  }
+  if (redraw) {
+    labelFrame_ = canvas_->renderedFrames();
+    render();
+  }
+}
+
+bool SliceView::hasRenderedLabels() const {
+  return labelFrame_ < 0 || canvas_->renderedFrames() > labelFrame_;
+}
+
+void SliceView::setToolRouter(ToolEventRouter* router) {
+  if (router_) {
+    router_->detach(this);
+  }
+  router_ = router;
+  if (router_) {
+    router_->attach(this);
+  }
+}
+
+void SliceView::setToolOutline(const std::vector<core::Vec3>& world, bool closed) {
+  if (world.empty() && !hasToolOutline_) {
+    return;  // nothing shown, nothing to clear (no render)
+  }
+  hasToolOutline_ = !world.empty();
+  const SliceAxes axes = sliceAxes(orientation_);
+  std::vector<std::array<double, 2>> plane;
+  plane.reserve(world.size());
+  for (const core::Vec3& p : world) {
+    plane.push_back({core::dot(p, axes.right), core::dot(p, axes.up)});
+  }
+  scene_->setToolOutline(plane, closed);
+  render();
+}
+
+std::size_t SliceView::labelUploadedBytes() const {
+  return scene_->labelUploadedBytes();
+}
+
+std::uint16_t SliceView::labelAt(const core::LabelMap* map, const QPointF& position) const {
+  const LabelSliceLayer* layer = scene_->labelLayer(map);
+  if (layer == nullptr) {
+    return 0;
+  }
+  const SliceAxes axes = sliceAxes(orientation_);
+  const core::Vec3 w = canvasToWorld(position);
+  const SliceGrid& g = scene_->grid();
+  const long x = std::lround((core::dot(w, axes.right) - g.u0) / g.du);
+  const long y = std::lround((core::dot(w, axes.up) - g.v0) / g.dv);
+  return layer->labelAt(static_cast<int>(x), static_cast<int>(y));
 }
 
 int SliceView::sliceCount() const {
@@ -217,6 +309,9 @@ bool SliceView::handleKey(int key) {
 bool SliceView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != canvas_) {
     return QWidget::eventFilter(watched, event);
+  }
+  if (router_ && state_->volume() && router_->handleEvent(this, event)) {
+    return true;
   }
   switch (event->type()) {
     case QEvent::Resize:

@@ -8,9 +8,12 @@
 // asks the layout to maximise this view. Keys: Up/Right/PageUp next slice(s), Down/Left/PageDown
 // previous (PageUp/PageDown move 10), Home/End first/last slice, R resets zoom and pan.
 #include <QPointF>
+#include <QPointer>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
+#include "viewers/LabelDisplayState.h"
 #include "viewers/PointerInfo.h"
 #include "viewers/SliceGeometry.h"
 #include "viewers/SliceViewport.h"
@@ -21,6 +24,7 @@ class QSlider;
 namespace delineate::viewers {
 
 class SliceScene;
+class ToolEventRouter;
 class VtkOpenGLWidget;
 
 class SliceView : public QWidget {
@@ -54,6 +58,22 @@ class SliceView : public QWidget {
 
   // True once a frame showing the current volume was rendered.
   bool hasRenderedVolume() const;
+  // True once a frame showing the latest label change was rendered.
+  bool hasRenderedLabels() const;
+
+  // Label overlays: the label maps and display settings of `state` (shared by all views).
+  void setLabelState(std::shared_ptr<LabelDisplayState> state);
+  const std::shared_ptr<LabelDisplayState>& labelState() const { return labelState_; }
+  // Mouse, wheel and key events go to the router first; the view navigates only with what the
+  // active tool does not use.
+  void setToolRouter(ToolEventRouter* router);
+  // A polyline through world points (projected onto this view's plane) drawn over the slice;
+  // empty hides it. Used for the brush circle and the lasso outline.
+  void setToolOutline(const std::vector<core::Vec3>& world, bool closed);
+  // Texture bytes the label overlay marked for upload so far (tests, benchmark).
+  std::size_t labelUploadedBytes() const;
+  // The label value drawn at a canvas position for `map` (0 when none).
+  std::uint16_t labelAt(const core::LabelMap* map, const QPointF& position) const;
 
  Q_SIGNALS:
   void pointerMoved(const delineate::viewers::PointerInfo& info);
@@ -66,6 +86,7 @@ class SliceView : public QWidget {
   enum class Drag { None, Cursor, WindowLevel, Pan, Zoom };
 
   void onStateChanged(unsigned changes);
+  void onLabelChange(const LabelChange& change);
   void syncViewportSize();
   void updateSlider();
   void updateCornerText();
@@ -82,6 +103,11 @@ class SliceView : public QWidget {
   SliceViewport viewport_;
   bool fitted_ = true;  // zoom/pan follow the view size until the user zooms or pans
   int volumeFrame_ = -1;
+  int labelFrame_ = -1;
+  std::shared_ptr<LabelDisplayState> labelState_;
+  int labelObserverId_ = 0;
+  QPointer<ToolEventRouter> router_;
+  bool hasToolOutline_ = false;
 
   Drag drag_ = Drag::None;
   QPointF pressPos_;

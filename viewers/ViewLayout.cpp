@@ -7,11 +7,15 @@
 
 namespace delineate::viewers {
 
-ViewLayout::ViewLayout(QWidget* parent) : QWidget(parent), state_(std::make_shared<ViewState>()) {
+ViewLayout::ViewLayout(QWidget* parent)
+    : QWidget(parent),
+      state_(std::make_shared<ViewState>()),
+      labelState_(std::make_shared<LabelDisplayState>()) {
   const SliceOrientation orientations[3] = {SliceOrientation::Axial, SliceOrientation::Coronal,
                                             SliceOrientation::Sagittal};
   for (int i = 0; i < 3; ++i) {
     slices_[i] = new SliceView(orientations[i], state_, this);
+    slices_[i]->setLabelState(labelState_);
     connect(slices_[i], &SliceView::pointerMoved, this, &ViewLayout::pointerMoved);
     connect(slices_[i], &SliceView::maximizeRequested, this, [this, i] { toggleMaximized(i); });
   }
@@ -76,14 +80,22 @@ QList<QWidget*> ViewLayout::visibleViews() const {
 
 bool ViewLayout::allViewsRendered() const {
   for (QWidget* w : visibleViews()) {
-    if (auto* s = qobject_cast<SliceView*>(w); s != nullptr && !s->hasRenderedVolume()) {
+    if (auto* s = qobject_cast<SliceView*>(w);
+        s != nullptr && !(s->hasRenderedVolume() && s->hasRenderedLabels())) {
       return false;
     }
-    if (auto* v = qobject_cast<VolumeView*>(w); v != nullptr && !v->hasRenderedVolume()) {
+    if (auto* v = qobject_cast<VolumeView*>(w);
+        v != nullptr && !(v->hasRenderedVolume() && v->hasRenderedSurfaces())) {
       return false;
     }
   }
   return true;
+}
+
+void ViewLayout::setToolRouter(ToolEventRouter* router) {
+  for (SliceView* s : slices_) {
+    s->setToolRouter(router);
+  }
 }
 
 void ViewLayout::resetViews() {

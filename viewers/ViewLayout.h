@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "core/model/Volume.h"
+#include "viewers/LabelDisplayState.h"
 #include "viewers/PointerInfo.h"
 #include "viewers/ViewState.h"
 
@@ -18,6 +19,7 @@ class QGridLayout;
 namespace delineate::viewers {
 
 class SliceView;
+class ToolEventRouter;
 class VolumeView;
 
 class ViewLayout : public QWidget {
@@ -34,6 +36,10 @@ class ViewLayout : public QWidget {
 
   void setVolume(core::VolumePtr volume);
   const std::shared_ptr<ViewState>& state() const { return state_; }
+  // Label maps and how they are drawn, shared by the three slice views.
+  const std::shared_ptr<LabelDisplayState>& labelState() const { return labelState_; }
+  // Routes the slice views' mouse events to editing tools first.
+  void setToolRouter(ToolEventRouter* router);
 
   SliceView* sliceView(int index) const { return slices_[index]; }  // 0 axial, 1 coronal, 2 sag.
   VolumeView* volumeView() const { return volumeView_; }
@@ -43,7 +49,7 @@ class ViewLayout : public QWidget {
 
   // The views the current layout shows.
   QList<QWidget*> visibleViews() const;
-  // True once every shown view rendered a frame with the current volume.
+  // True once every shown view rendered a frame with the current volume, labels and surfaces.
   bool allViewsRendered() const;
   void resetViews();
 
@@ -56,6 +62,7 @@ class ViewLayout : public QWidget {
   void toggleMaximized(int index);
 
   std::shared_ptr<ViewState> state_;
+  std::shared_ptr<LabelDisplayState> labelState_;
   std::array<SliceView*, 3> slices_{};
   VolumeView* volumeView_ = nullptr;
   QGridLayout* grid_ = nullptr;

@@ -1,12 +1,17 @@
 #include "viewers/VolumeScene.h"
 
+#include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkFixedPointVolumeRayCastMapper.h>
 #include <vtkGPUVolumeRayCastMapper.h>
 #include <vtkImageData.h>
+#include <vtkLookupTable.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPiecewiseFunction.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
@@ -41,6 +46,66 @@ VolumeScene::VolumeScene() {
   label_->SetPosition(0.01, 0.99);
   label_->SetInput("3D");
   renderer_->AddViewProp(label_);
+
+  surfaceMapper_->SetLookupTable(surfaceColors_);
+  surfaceMapper_->SetScalarModeToUsePointData();
+  surfaceMapper_->SetColorModeToMapScalars();
+  surfaceMapper_->ScalarVisibilityOn();
+  surfaceMapper_->UseLookupTableScalarRangeOn();
+  surfaceActor_->SetMapper(surfaceMapper_);
+  surfaceActor_->GetProperty()->SetSpecular(0.2);
+  surfaceActor_->GetProperty()->SetSpecularPower(20);
+  surfaceActor_->VisibilityOff();
+  renderer_->AddActor(surfaceActor_);
+}
+
+void VolumeScene::setSurfaces(vtkSmartPointer<vtkPolyData> surfaces,
+                              const core::ImageGeometry& geometry) {
+  surfaces_ = std::move(surfaces);
+  if (!surfaces_ || surfaces_->GetNumberOfPoints() == 0) {
+    surfaceActor_->VisibilityOff();
+    surfaceMapper_->RemoveAllInputs();
+    return;
+  }
+  surfaceMapper_->SetInputData(surfaces_);
+  surfaceActor_->SetUserMatrix(indexSpaceToWorld(geometry));
+  surfaceActor_->SetVisibility(surfacesVisible_);
+  renderer_->ResetCameraClippingRange();
+}
+
+bool VolumeScene::hasSurfaces() const {
+  return surfaces_ && surfaces_->GetNumberOfPoints() > 0;
+}
+
+void VolumeScene::setSurfaceColors(const std::vector<LabelColor>& table) {
+  const int n = std::max<int>(2, static_cast<int>(table.size()));
+  surfaceColors_->SetNumberOfTableValues(n);
+  // Value v falls in entry v: the range is [-0.5, n - 0.5].
+  surfaceColors_->SetTableRange(-0.5, n - 0.5);
+  for (int v = 0; v < n; ++v) {
+    const bool known = v < static_cast<int>(table.size());
+    const auto& c = known ? table[std::size_t(v)].fill : std::array<std::uint8_t, 4>{0, 0, 0, 0};
+    surfaceColors_->SetTableValue(v, c[0] / 255.0, c[1] / 255.0, c[2] / 255.0, 1.0);
+  }
+  surfaceColors_->Modified();
+}
+
+void VolumeScene::setVolumeVisible(bool visible) {
+  volumeVisible_ = visible;
+  prop_->SetVisibility(visible && image_ != nullptr && mapper_ != nullptr);
+}
+
+void VolumeScene::setSurfacesVisible(bool visible) {
+  surfacesVisible_ = visible;
+  surfaceActor_->SetVisibility(visible && hasSurfaces());
+}
+
+std::array<double, 2> VolumeScene::worldToDisplay(const core::Vec3& world) const {
+  renderer_->SetWorldPoint(world[0], world[1], world[2], 1.0);
+  renderer_->WorldToDisplay();
+  double d[3];
+  renderer_->GetDisplayPoint(d);
+  return {d[0], d[1]};
 }
 
 VolumeScene::~VolumeScene() = default;
@@ -95,7 +160,7 @@ void VolumeScene::setVolume(const core::VolumePtr& volume) {
 void VolumeScene::connectInput() {
   if (mapper_ && image_) {
     mapper_->SetInputData(image_);
-    prop_->VisibilityOn();
+    prop_->SetVisibility(volumeVisible_);
   }
 }
 

@@ -5,10 +5,18 @@
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
 
+#include <array>
+#include <vector>
+
 #include "core/model/Volume.h"
+#include "viewers/LabelDisplayState.h"
 #include "viewers/VolumePresets.h"
 
+class vtkActor;
 class vtkColorTransferFunction;
+class vtkLookupTable;
+class vtkPolyData;
+class vtkPolyDataMapper;
 class vtkFixedPointVolumeRayCastMapper;
 class vtkGPUVolumeRayCastMapper;
 class vtkImageData;
@@ -40,6 +48,19 @@ class VolumeScene {
   // Anterior view: looking posterior, superior up, patient left on screen right.
   void resetCamera();
 
+  // Segment surfaces (point scalars = label values) in the index space of `geometry`'s grid.
+  // Null removes them.
+  void setSurfaces(vtkSmartPointer<vtkPolyData> surfaces, const core::ImageGeometry& geometry);
+  // Colours by label value (the fill colour's RGB; alpha 0 hides a label).
+  void setSurfaceColors(const std::vector<LabelColor>& table);
+  void setVolumeVisible(bool visible);
+  void setSurfacesVisible(bool visible);
+  bool volumeVisible() const { return volumeVisible_; }
+  bool surfacesVisible() const { return surfacesVisible_; }
+  bool hasSurfaces() const;
+  // Where a world point appears, in the renderer's display coordinates (device pixels, y up).
+  std::array<double, 2> worldToDisplay(const core::Vec3& world) const;
+
   void rotate(double azimuthDeg, double elevationDeg);
   void zoom(double factor);
   // Moves the scene by a fraction of the view height.
@@ -62,6 +83,12 @@ class VolumeScene {
   vtkGPUVolumeRayCastMapper* gpu_ = nullptr;
   double baseSampleDistance_ = 1;
   bool usesGradient_ = false;
+  vtkNew<vtkActor> surfaceActor_;
+  vtkNew<vtkPolyDataMapper> surfaceMapper_;
+  vtkNew<vtkLookupTable> surfaceColors_;
+  vtkSmartPointer<vtkPolyData> surfaces_;
+  bool volumeVisible_ = true;
+  bool surfacesVisible_ = true;
 };
 
 }  // namespace delineate::viewers

@@ -102,6 +102,54 @@ bool VolumeView::hasRenderedVolume() const {
          canvas_->renderedFrames() > volumeFrame_;
 }
 
+void VolumeView::setSurfaces(vtkSmartPointer<vtkPolyData> surfaces,
+                             const core::ImageGeometry& geometry) {
+  scene_->setSurfaces(std::move(surfaces), geometry);
+  surfaceFrame_ = canvas_->renderedFrames();
+  canvas_->requestRender();
+}
+
+void VolumeView::setSurfaceColors(const std::vector<LabelColor>& table) {
+  scene_->setSurfaceColors(table);
+  surfaceFrame_ = canvas_->renderedFrames();
+  canvas_->requestRender();
+}
+
+bool VolumeView::hasSurfaces() const {
+  return scene_->hasSurfaces();
+}
+
+void VolumeView::setVolumeVisible(bool visible) {
+  scene_->setVolumeVisible(visible);
+  surfaceFrame_ = canvas_->renderedFrames();
+  canvas_->requestRender();
+}
+
+void VolumeView::setSurfacesVisible(bool visible) {
+  scene_->setSurfacesVisible(visible);
+  surfaceFrame_ = canvas_->renderedFrames();
+  canvas_->requestRender();
+}
+
+bool VolumeView::volumeVisible() const {
+  return scene_->volumeVisible();
+}
+
+bool VolumeView::surfacesVisible() const {
+  return scene_->surfacesVisible();
+}
+
+bool VolumeView::hasRenderedSurfaces() const {
+  return surfaceFrame_ < 0 || canvas_->renderedFrames() > surfaceFrame_;
+}
+
+QPointF VolumeView::worldToCanvas(const core::Vec3& world) const {
+  const auto d = scene_->worldToDisplay(world);
+  const double dpr = canvas_->devicePixelRatioF();
+  const double heightPx = canvas_->height() * dpr;
+  return QPointF(d[0] / dpr, (heightPx - d[1]) / dpr);
+}
+
 bool VolumeView::eventFilter(QObject* watched, QEvent* event) {
   if (watched != canvas_) {
     return QWidget::eventFilter(watched, event);

@@ -6,13 +6,19 @@
 //
 // Mouse: left drag rotates, right drag or wheel zooms, middle (or Ctrl+left) drag pans;
 // R resets the camera (anterior view, patient left on screen right).
+#include <vtkSmartPointer.h>
+
+#include <QPointF>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "core/model/Volume.h"
+#include "viewers/LabelDisplayState.h"
 #include "viewers/VolumePresets.h"
 
 class QTimer;
+class vtkPolyData;
 
 namespace delineate::viewers {
 
@@ -43,6 +49,21 @@ class VolumeView : public QWidget {
 
   bool hasRenderedVolume() const;
 
+  // Segment surfaces (built by a job, see SegmentSurfaceBuilder) in the index space of
+  // `geometry`, coloured by label value; null removes them.
+  void setSurfaces(vtkSmartPointer<vtkPolyData> surfaces, const core::ImageGeometry& geometry);
+  void setSurfaceColors(const std::vector<LabelColor>& table);
+  bool hasSurfaces() const;
+  // What the view shows: the volume rendering and/or the surfaces.
+  void setVolumeVisible(bool visible);
+  void setSurfacesVisible(bool visible);
+  bool volumeVisible() const;
+  bool surfacesVisible() const;
+  // True once a frame showing the latest surfaces (or visibility change) was rendered.
+  bool hasRenderedSurfaces() const;
+  // Where a world point appears on the canvas, in logical pixels.
+  QPointF worldToCanvas(const core::Vec3& world) const;
+
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
 
@@ -56,6 +77,7 @@ class VolumeView : public QWidget {
   VolumePreset preset_ = VolumePreset::CtBone;
   bool interactive_ = false;
   int volumeFrame_ = -1;
+  int surfaceFrame_ = -1;
   enum class Drag { None, Rotate, Zoom, Pan } drag_ = Drag::None;
   QPointF lastPos_;
 };

@@ -98,6 +98,12 @@ vtkSmartPointer<vtkImageData> makeVtkIndexSpaceImage(const core::VolumePtr& volu
   return makeImage(volume, false);
 }
 
+vtkSmartPointer<vtkImageData> makeVtkLabelImage(const core::LabelMap& labels) {
+  // asVolume() shares the map's voxel buffer; the image keeps that Volume (and so the buffer)
+  // alive even when the LabelMap itself goes away first.
+  return makeImage(labels.asVolume(), false);
+}
+
 vtkSmartPointer<vtkMatrix4x4> indexSpaceToWorld(const core::ImageGeometry& g) {
   auto m = vtkSmartPointer<vtkMatrix4x4>::New();
   for (int r = 0; r < 3; ++r) {

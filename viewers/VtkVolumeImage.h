@@ -4,6 +4,7 @@
 // the voxels live as long as any VTK object uses them. No voxel is ever copied.
 #include <vtkSmartPointer.h>
 
+#include "core/model/LabelMap.h"
 #include "core/model/Volume.h"
 
 class vtkDataArray;
@@ -25,6 +26,11 @@ vtkSmartPointer<vtkImageData> makeVtkImage(const core::VolumePtr& volume);
 // (i*sx, j*sy, k*sz). Filters and mappers that ignore vtkImageData's direction matrix (reslicing,
 // CPU ray casting in VTK 9.1) work in this space; indexSpaceToWorld() maps it to LPS.
 vtkSmartPointer<vtkImageData> makeVtkIndexSpaceImage(const core::VolumePtr& volume);
+
+// The label map's voxels as an index-space image (as above), without a copy: the array points at
+// the LabelMap's buffer and keeps that buffer alive. Later edits show through; call Modified() on
+// the image (or its scalars) after them so that filters reading it re-execute.
+vtkSmartPointer<vtkImageData> makeVtkLabelImage(const core::LabelMap& labels);
 
 // 4x4 matrix from index space (above) to LPS world: x = D * q + origin.
 vtkSmartPointer<vtkMatrix4x4> indexSpaceToWorld(const core::ImageGeometry& geometry);

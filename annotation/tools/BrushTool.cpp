@@ -7,6 +7,39 @@
 
 namespace delineate::annotation {
 
+namespace {
+
+// The voxels a brush of radius r swept from a to b may touch: the index box of the segment's
+// world bounding box grown by r, clipped to the map.
+core::VoxelBox sweptBox(const core::ImageGeometry& g, const core::Vec3& a, const core::Vec3& b,
+                        double r) {
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (int corner = 0; corner < 8; ++corner) {
+    core::Vec3 p{};
+    for (int x = 0; x < 3; ++x) {
+      p[x] = (corner >> x) & 1 ? std::max(a[x], b[x]) + r : std::min(a[x], b[x]) - r;
+    }
+    const core::Vec3 ijk = g.worldToIndex(p);
+    for (int x = 0; x < 3; ++x) {
+      lo[x] = std::min(lo[x], ijk[x]);
+      hi[x] = std::max(hi[x], ijk[x]);
+    }
+  }
+  core::VoxelBox box;
+  for (int x = 0; x < 3; ++x) {
+    const long from = std::max(0L, static_cast<long>(std::floor(lo[x])));
+    const long to = std::min(static_cast<long>(g.size[x]), static_cast<long>(std::ceil(hi[x])) + 1);
+    if (from >= to) {
+      return {};
+    }
+    box.lo[x] = std::size_t(from);
+    box.hi[x] = std::size_t(to);
+  }
+  return box;
+}
+
+}  // namespace
+
 BrushTool::BrushTool(EditContext& context, bool eraser) : context_(context), eraser_(eraser) {}
 
 BrushTool::~BrushTool() {
@@ -31,11 +64,12 @@ void BrushTool::stampTo(const core::Vec3& point, const core::Vec3& normal) {
     const core::Vec3 p{last_[0] + t * d[0], last_[1] + t * d[1], last_[2] + t * d[2]};
     stampBrush(*edit_, p, normal, shape_, value, context_.image.get(), context_.intensityRange);
   }
-  last_ = point;
-  if (context_.changed && !(edit_->dirtyBox() == notified_)) {
-    notified_ = edit_->dirtyBox();
-    context_.changed(notified_);
+  // Views re-draw only what this move can have changed (not the whole stroke so far).
+  if (context_.changed && edit_->changedVoxels() != notifiedChanges_) {
+    notifiedChanges_ = edit_->changedVoxels();
+    context_.changed(sweptBox(context_.labels->geometry(), last_, point, shape_.radiusMm));
   }
+  last_ = point;
 }
 
 bool BrushTool::pointer(const PointerEvent& e) {
@@ -46,7 +80,7 @@ bool BrushTool::pointer(const PointerEvent& e) {
       }
       cancel();
       edit_ = std::make_unique<core::LabelMapEdit>(*context_.labels, context_.policy);
-      notified_ = {};
+      notifiedChanges_ = 0;
       last_ = e.world;
       stampBrush(*edit_, e.world, e.sliceNormal, shape_, eraser_ ? 0 : context_.activeLabel,
                  context_.image.get(), context_.intensityRange);

@@ -33,7 +33,7 @@ class BrushTool : public Tool {
   BrushShape shape_;
   std::unique_ptr<core::LabelMapEdit> edit_;
   core::Vec3 last_{};
-  core::VoxelBox notified_;
+  std::size_t notifiedChanges_ = 0;  // edit_->changedVoxels() when context.changed last ran
 };
 
 }  // namespace delineate::annotation

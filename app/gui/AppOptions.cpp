@@ -57,6 +57,14 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       if (const auto* v = value("--views-json")) {
         o.viewsJson = *v;
       }
+    } else if (a == "--labels") {
+      if (const auto* v = value("--labels")) {
+        o.labels = *v;
+      }
+    } else if (a == "--recover") {
+      o.recover = true;
+    } else if (a == "--no-recover") {
+      o.noRecover = true;
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
       o.error = "unknown option " + a;
     } else if (o.path.empty()) {
@@ -70,20 +78,28 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
   }
   if (!o.screenshot.empty() && o.path.empty() && !o.version && !o.help) {
     o.error = "--screenshot needs a PATH to open";
+  } else if (o.recover && o.noRecover) {
+    o.error = "--recover and --no-recover exclude each other";
+  } else if (!o.labels.empty() && o.path.empty() && !o.version && !o.help) {
+    o.error = "--labels needs the PATH of the image they were drawn on";
   }
   return o;
 }
 
 std::string usageText() {
   return "Usage:\n"
-         "  delineate [PATH]\n"
+         "  delineate [--labels LABELS] [--recover | --no-recover] [PATH]\n"
          "  delineate --screenshot FILE.png [--layout 1x1|1x3|2x2] [--size WxH]\n"
-         "            [--views-json FILE] PATH\n"
+         "            [--views-json FILE] [--labels LABELS] [--recover] PATH\n"
          "  delineate --version\n"
          "\n"
          "PATH is a NIfTI/NRRD/MetaImage file, a DICOM file (its series opens) or a folder\n"
          "(scanned for DICOM; the largest series opens). Without PATH the built-in sample\n"
-         "brain MR opens.\n";
+         "brain MR opens with its ground-truth label map.\n"
+         "LABELS is a label map (NIfTI/NRRD/MetaImage + its segment JSON) drawn on PATH;\n"
+         "on another grid it is resampled (nearest neighbour).\n"
+         "After a crash the next start offers the unsaved label map; --recover takes the\n"
+         "newest without asking, --no-recover leaves it for later.\n";
 }
 
 }  // namespace delineate::app

@@ -1,8 +1,9 @@
 #pragma once
 // The `delineate` command line, parsed without Qt (so that --version and --help work without a
 // display, and the parser is unit-tested):
-//   delineate [PATH]
-//   delineate --screenshot FILE [--layout 1x1|1x3|2x2] [--size WxH] [--views-json FILE] PATH
+//   delineate [--labels LABELS] [--recover | --no-recover] [PATH]
+//   delineate --screenshot FILE [--layout 1x1|1x3|2x2] [--size WxH] [--views-json FILE]
+//             [--labels LABELS] [--recover] PATH
 //   delineate --version | --help
 #include <string>
 #include <vector>
@@ -15,7 +16,10 @@ struct AppOptions {
   std::string layout;      // empty: the default layout
   int width = 0;           // window size; 0: default
   int height = 0;
-  std::string viewsJson;  // with --screenshot: where each view lies in the PNG (for tests, docs)
+  std::string viewsJson;   // with --screenshot: where each view lies in the PNG (for tests, docs)
+  std::string labels;      // label map file opened onto PATH once it is shown
+  bool recover = false;    // recover the newest crashed session without asking
+  bool noRecover = false;  // do not look for crashed sessions
   bool version = false;
   bool help = false;
   std::string error;  // non-empty when the command line is invalid

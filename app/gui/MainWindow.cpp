@@ -20,6 +20,8 @@
 #include <QToolButton>
 #include <cstdio>
 
+#include "app/gui/CommandRegistry.h"
+#include "app/gui/EditingFeature.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/SeriesBrowser.h"
@@ -68,12 +70,14 @@ QString seriesTitle(const core::DicomSeries& s) {
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
     : QMainWindow(parent), options_(options) {
-  setWindowTitle(QStringLiteral("Delineate"));
+  setWindowTitle(QStringLiteral("Delineate[*]"));
   setAcceptDrops(true);
+  commands_ = new CommandRegistry(this);
   views_ = new viewers::ViewLayout(this);
   setCentralWidget(views_);
   jobs_ = new JobRunner(this);
   thumbnailJobs_ = new JobRunner(this);
+  editing_ = new EditingFeature(this, commands_, views_, options_.interactive);
   createDocks();
   createStatusBar();
   createActions();
@@ -87,6 +91,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+  delete editing_;  // before the views it draws into
   jobs_->cancel();
   thumbnailJobs_->cancel();
   jobs_->waitForIdle();
@@ -95,18 +100,23 @@ MainWindow::~MainWindow() {
 
 QAction* MainWindow::addCommand(const QString& id, const QString& text,
                                 const QKeySequence& shortcut) {
-  auto* a = new QAction(text, this);
-  a->setObjectName(id);
-  a->setData(id);
-  if (!shortcut.isEmpty()) {
-    a->setShortcut(shortcut);
-  }
-  actions_.insert(id, a);
-  return a;
+  return commands_->add(id, text, shortcut);
 }
 
 QAction* MainWindow::action(const QString& commandId) const {
-  return actions_.value(commandId, nullptr);
+  return commands_->action(commandId);
+}
+
+QStringList MainWindow::commandIds() const {
+  return commands_->ids();
+}
+
+bool MainWindow::editingSettled() const {
+  return editing_->settled();
+}
+
+bool MainWindow::confirmDiscard() {
+  return editing_->confirmDiscard();
 }
 
 void MainWindow::createActions() {
@@ -115,11 +125,14 @@ void MainWindow::createActions() {
   file->addAction(addCommand("file.openFolder", tr("Open &folder…"), QKeySequence(tr("Ctrl+D"))));
   file->addAction(addCommand("file.openSample", tr("Open &sample brain MR")));
   file->addSeparator();
+  editing_->populateFileMenu(file);
+  file->addSeparator();
   file->addAction(addCommand("file.quit", tr("&Quit"), QKeySequence::Quit));
   connect(action("file.open"), &QAction::triggered, this, &MainWindow::chooseFile);
   connect(action("file.openFolder"), &QAction::triggered, this, &MainWindow::chooseFolder);
   connect(action("file.openSample"), &QAction::triggered, this, &MainWindow::openSample);
   connect(action("file.quit"), &QAction::triggered, this, &QWidget::close);
+  editing_->createEditMenu(menuBar());
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   layoutGroup_ = new QActionGroup(this);
@@ -154,6 +167,8 @@ void MainWindow::createActions() {
   render->addAction(addCommand("view.3d.resetCamera", tr("Reset 3D camera")));
   connect(action("view.3d.resetCamera"), &QAction::triggered, views_->volumeView(),
           &viewers::VolumeView::resetCamera);
+  editing_->populate3dMenu(render);
+  editing_->createSegmentMenu(menuBar());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(addCommand("help.about", tr("&About Delineate")));
@@ -183,6 +198,7 @@ void MainWindow::createActions() {
   vr->setMenu(render);
   vr->setPopupMode(QToolButton::InstantPopup);
   tools->addWidget(vr);
+  addToolBar(editing_->createToolBar(this));
 }
 
 void MainWindow::createDocks() {
@@ -201,6 +217,10 @@ void MainWindow::createDocks() {
   infoDock->setObjectName(QStringLiteral("infoDock"));
   infoDock->setWidget(info_);
   addDockWidget(Qt::LeftDockWidgetArea, infoDock);
+  // Segments share the lower left with the study information (in front), keeping the views wide.
+  QDockWidget* segmentsDock = editing_->createDock(this);
+  tabifyDockWidget(infoDock, segmentsDock);
+  segmentsDock->raise();
   resizeDocks({browserDock}, {260}, Qt::Horizontal);
   // Bound once the actions exist.
   QMetaObject::invokeMethod(
@@ -231,7 +251,7 @@ void MainWindow::createStatusBar() {
 
 void MainWindow::rebuildWindowMenu() {
   for (const QString& id : windowCommandIds_) {
-    delete actions_.take(id);
+    commands_->remove(id);
   }
   windowCommandIds_.clear();
   windowMenu_->clear();
@@ -242,7 +262,7 @@ void MainWindow::rebuildWindowMenu() {
   int n = 0;
   for (const core::WindowPreset& p : viewers::windowPresets(*volume_)) {
     const QString id = QStringLiteral("view.window.") + camelId(p.name);
-    if (actions_.contains(id)) {
+    if (commands_->action(id) != nullptr) {
       continue;
     }
     QAction* a =
@@ -265,6 +285,9 @@ void MainWindow::setLayoutCommand(const QString& name) {
 }
 
 void MainWindow::openPath(const QString& path) {
+  if (!confirmDiscard()) {
+    return;
+  }
   const std::string p = path.toStdString();
   jobs_->run<core::OpenedPath>(
       tr("Opening %1").arg(QFileInfo(path).fileName()),
@@ -285,6 +308,9 @@ void MainWindow::openPath(const QString& path) {
 }
 
 void MainWindow::openSample() {
+  if (!confirmDiscard()) {
+    return;
+  }
   jobs_->run<core::OpenedPath>(
       tr("Opening the sample brain MR"),
       [](core::ProgressSink& progress) {
@@ -295,6 +321,10 @@ void MainWindow::openSample() {
       },
       [this](core::OpenedPath opened) {
         const int shown = opened.shownSeries ? static_cast<int>(*opened.shownSeries) : -1;
+        // The sample's ground truth, so that a first start shows segments at once.
+        const auto labels =
+            core::sample::defaultSampleRoot() / "brain-mr" / "brain-mr_labels.nii.gz";
+        editing_->setPendingLabels(QString::fromStdString(labels.string()));
         showScan(opened.scan, tr("Sample brain MR"), shown);
         showVolume(opened.volume);
       },
@@ -307,6 +337,9 @@ void MainWindow::openSample() {
 
 void MainWindow::loadSeries(int index) {
   if (index < 0 || index >= static_cast<int>(series_.size())) {
+    return;
+  }
+  if (!confirmDiscard()) {
     return;
   }
   const core::DicomSeries series = *series_[static_cast<std::size_t>(index)];
@@ -354,10 +387,11 @@ void MainWindow::showVolume(core::VolumePtr volume) {
     browser_->setCurrent(0);
   }
   info_->setVolume(volume_);
+  editing_->imageShown(volume_);
   views_->setVolume(volume_);
   rebuildWindowMenu();
   if (volume_) {
-    setWindowTitle(QStringLiteral("Delineate — %1")
+    setWindowTitle(QStringLiteral("Delineate — %1[*]")
                        .arg(QString::fromStdString(volume_->info().seriesDescription)));
     for (const auto& w : volume_->info().warnings) {
       statusBar()->showMessage(QString::fromStdString(w), 10000);
@@ -450,6 +484,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!editing_->confirmClose()) {
+    event->ignore();
+    return;
+  }
   jobs_->cancel();
   thumbnailJobs_->cancel();
   QMainWindow::closeEvent(event);

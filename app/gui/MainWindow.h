@@ -2,6 +2,7 @@
 // The workstation window: the view layout in the centre, the study/series browser and the
 // patient/study information docks, a status bar with the value under the mouse and job progress
 // with Cancel. Menus and toolbars bind to command ids ("view.layout.2x2", "file.open", ...).
+// Segmentation editing (tools, segments dock, label files, undo, recovery) is EditingFeature's.
 // Loading runs off the GUI thread; a bad file shows a message naming it and the window stays
 // usable.
 #include <QHash>
@@ -24,6 +25,8 @@ class ViewLayout;
 
 namespace delineate::app {
 
+class CommandRegistry;
+class EditingFeature;
 class JobRunner;
 class SeriesBrowser;
 class StudyInfoPanel;
@@ -50,7 +53,12 @@ class MainWindow : public QMainWindow {
   void loadSeries(int index);
 
   QAction* action(const QString& commandId) const;
-  QStringList commandIds() const { return actions_.keys(); }
+  QStringList commandIds() const;
+  CommandRegistry* commands() const { return commands_; }
+  // Segmentation editing: session, tools, segments dock, label files, recovery.
+  EditingFeature* editing() const { return editing_; }
+  // True once a shown image's label files, jobs and surfaces are done (screenshots wait).
+  bool editingSettled() const;
 
   viewers::ViewLayout* views() const { return views_; }
   SeriesBrowser* browser() const { return browser_; }
@@ -71,6 +79,7 @@ class MainWindow : public QMainWindow {
 
  private:
   QAction* addCommand(const QString& id, const QString& text, const QKeySequence& shortcut = {});
+  bool confirmDiscard();
   void createActions();
   void createDocks();
   void createStatusBar();
@@ -94,7 +103,8 @@ class MainWindow : public QMainWindow {
   QLabel* pointer_ = nullptr;
   QMenu* windowMenu_ = nullptr;
   QActionGroup* layoutGroup_ = nullptr;
-  QHash<QString, QAction*> actions_;
+  CommandRegistry* commands_ = nullptr;
+  EditingFeature* editing_ = nullptr;
   QStringList windowCommandIds_;
 
   core::VolumePtr volume_;

@@ -70,7 +70,8 @@ void ScreenshotRunner::poll() {
                   .arg(path_));
     return;
   }
-  if (!loaded_ || !window_->volume() || !window_->views()->allViewsRendered()) {
+  if (!loaded_ || !window_->volume() || !window_->editingSettled() ||
+      !window_->views()->allViewsRendered()) {
     settledPolls_ = 0;
     return;
   }

@@ -1,6 +1,7 @@
 #pragma once
-// `delineate --screenshot FILE PATH`: opens PATH in the window, waits until the load finished
-// and every shown view rendered its first frame, grabs the window (VTK canvases composited from
+// `delineate --screenshot FILE PATH`: opens PATH in the window, waits until the load finished,
+// label maps (--labels, --recover) are installed, surfaces and measurements are done and every
+// shown view rendered them, grabs the window (VTK canvases composited from
 // their framebuffers), writes the PNG and quits with 0; on a load error it prints the message to
 // stderr and quits with 1.
 #include <QElapsedTimer>

@@ -7,8 +7,12 @@
 #include <vector>
 
 #include "app/gui/AppOptions.h"
+#include "app/gui/EditingFeature.h"
+#include "app/gui/LabelFileController.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/RecoveryController.h"
 #include "app/gui/ScreenshotRunner.h"
+#include "app/gui/TestScript.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VtkOpenGLWidget.h"
 
@@ -57,17 +61,35 @@ int main(int argc, char** argv) {
     window.resize(1400, 900);
   }
 
+  if (!options.labels.empty()) {
+    window.editing()->setPendingLabels(QString::fromStdString(options.labels));
+  }
+  app::TestScript::fromEnvironment(&window);  // test-only; nothing unless the variable is set
+  using Recovery = app::RecoveryController::Mode;
+  const Recovery recovery = options.noRecover ? Recovery::Skip
+                            : options.recover ? Recovery::Recover
+                            : screenshot      ? Recovery::Skip
+                                              : Recovery::Ask;
+
   if (screenshot) {
     auto* runner = new app::ScreenshotRunner(&window, QString::fromStdString(options.path),
                                              QString::fromStdString(options.screenshot),
                                              QString::fromStdString(options.viewsJson));
+    // A label file that cannot be read fails the screenshot like the image would (the message,
+    // naming the file, is already on stderr).
+    QObject::connect(window.editing()->files(), &app::LabelFileController::openFailed, &application,
+                     [] { QCoreApplication::exit(1); });
     window.show();
+    window.editing()->recovery()->offer(recovery, &window);  // installs onto PATH when shown
     runner->start();
     return QApplication::exec();
   }
   window.show();
+  const QString recoveredSource = window.editing()->recovery()->offer(recovery, &window);
   if (!options.path.empty()) {
     window.openPath(QString::fromStdString(options.path));
+  } else if (!recoveredSource.isEmpty()) {
+    window.openPath(recoveredSource);
   } else {
     window.openSample();
   }

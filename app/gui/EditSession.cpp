@@ -1,0 +1,401 @@
+#include "app/gui/EditSession.h"
+
+#include <algorithm>
+
+#include "app/gui/SegmentTableCommand.h"
+#include "core/edit/LabelMapEdit.h"
+#include "core/edit/VoxelEditCommand.h"
+
+namespace delineate::app {
+
+namespace {
+
+// 3D Slicer's first generic anatomy colours: distinct on grey images.
+constexpr std::array<std::array<std::uint8_t, 3>, 10> kPalette{{{128, 174, 128},
+                                                                {241, 214, 145},
+                                                                {177, 122, 101},
+                                                                {111, 184, 210},
+                                                                {216, 101, 79},
+                                                                {221, 130, 101},
+                                                                {144, 238, 144},
+                                                                {192, 104, 88},
+                                                                {220, 245, 20},
+                                                                {78, 63, 0}}};
+
+core::Segment defaultSegment(std::uint16_t label, const QString& name) {
+  core::Segment s;
+  s.label = label;
+  s.name = name.isEmpty() ? "Segment " + std::to_string(label) : name.toStdString();
+  s.color = kPalette[(label - 1u) % kPalette.size()];
+  return s;
+}
+
+}  // namespace
+
+EditSession::EditSession(std::shared_ptr<viewers::LabelDisplayState> display, QObject* parent)
+    : QObject(parent), display_(std::move(display)) {
+  context_.undo = &document_.undoStack();
+  context_.changed = [this](const core::VoxelBox& box) {
+    if (context_.labels) {
+      document_.voxelsChanged(*context_.labels, box);
+    }
+  };
+  observerId_ = document_.addObserver([this](const core::DocumentChange& c) { onChange(c); });
+}
+
+EditSession::~EditSession() {
+  document_.removeObserver(observerId_);
+}
+
+void EditSession::enableRecovery(const std::filesystem::path& root) {
+  document_.enableRecovery(root);
+}
+
+void EditSession::setImage(core::VolumePtr image) {
+  if (cancelBusy_) {
+    cancelBusy_();
+  }
+  clearBusy();
+  document_.setImage(image);
+  context_.image = std::move(image);
+  context_.labels = nullptr;
+  context_.activeLabel = 1;
+  context_.policy = {};
+  tableDirty_ = false;
+  flush();
+}
+
+int EditSession::activeMapIndex() const {
+  const auto& maps = document_.labelMaps();
+  const auto it = std::find(maps.begin(), maps.end(), document_.activeLabelMap());
+  return it == maps.end() ? -1 : static_cast<int>(it - maps.begin());
+}
+
+std::shared_ptr<core::LabelMap> EditSession::ensureLabelMap() {
+  if (auto map = activeMap()) {
+    return map;
+  }
+  return document_.image() ? newLabelMap() : nullptr;
+}
+
+std::shared_ptr<core::LabelMap> EditSession::newLabelMap() {
+  const std::size_t n = document_.labelMaps().size();
+  const std::string name = n == 0 ? "Segmentation" : "Segmentation " + std::to_string(n + 1);
+  auto map = document_.addLabelMap(name, {defaultSegment(1, {})});
+  context_.labels = map;
+  context_.activeLabel = 1;
+  flush();
+  return map;
+}
+
+void EditSession::addLabelMap(std::shared_ptr<core::LabelMap> map) {
+  document_.addLabelMap(map);
+  context_.labels = std::move(map);
+  fixActiveLabel();
+  flush();
+}
+
+void EditSession::setActiveLabelMap(int index) {
+  if (index < 0 || index >= static_cast<int>(document_.labelMaps().size())) {
+    return;
+  }
+  document_.setActiveLabelMap(static_cast<std::size_t>(index));
+  context_.labels = document_.activeLabelMap();
+  fixActiveLabel();
+  flush();
+}
+
+void EditSession::installRecovered(const core::LabelMap& recovered) {
+  std::vector<core::Segment> unlocked = recovered.segments();
+  for (core::Segment& s : unlocked) {
+    s.locked = false;  // the edit below must be able to write every label
+  }
+  auto map = document_.addLabelMap(recovered.name(), unlocked);
+  context_.labels = map;
+  core::LabelMapEdit edit(*map);
+  const core::Size3& n = map->geometry().size;
+  const std::uint16_t* src = recovered.data();
+  for (std::size_t k = 0, idx = 0; k < n[2]; ++k) {
+    for (std::size_t j = 0; j < n[1]; ++j) {
+      for (std::size_t i = 0; i < n[0]; ++i, ++idx) {
+        if (src[idx] != 0) {
+          edit.write(i, j, k, src[idx]);
+        }
+      }
+    }
+  }
+  core::VoxelDelta delta = edit.commit();
+  map->segments() = recovered.segments();
+  document_.segmentsChanged(*map);
+  if (!delta.empty()) {
+    document_.undoStack().push(
+        std::make_unique<core::VoxelEditCommand>(map, std::move(delta), "Recovered edits"));
+  } else {
+    tableDirty_ = true;
+  }
+  fixActiveLabel();
+  flush();
+}
+
+void EditSession::setActiveLabel(std::uint16_t label) {
+  auto map = activeMap();
+  if (!map || map->segment(label) == nullptr || context_.activeLabel == label) {
+    return;
+  }
+  context_.activeLabel = label;
+  Q_EMIT activeSegmentChanged(label);
+}
+
+void EditSession::fixActiveLabel() {
+  auto map = activeMap();
+  if (!map || map->segments().empty()) {
+    return;
+  }
+  if (map->segment(context_.activeLabel) == nullptr) {
+    context_.activeLabel = map->segments().front().label;
+    Q_EMIT activeSegmentChanged(context_.activeLabel);
+  }
+}
+
+bool EditSession::pushTableEdit(const std::string& text, std::vector<core::Segment> after,
+                                core::VoxelDelta delta) {
+  auto map = activeMap();
+  if (!map) {
+    return false;
+  }
+  std::vector<core::Segment> before = map->segments();
+  map->segments() = after;
+  core::LabelMap* raw = map.get();
+  document_.undoStack().push(std::make_unique<SegmentTableCommand>(
+      map, std::move(delta), text, std::move(before), std::move(after), [this, raw] {
+        document_.segmentsChanged(*raw);
+        fixActiveLabel();
+      }));
+  document_.segmentsChanged(*map);
+  flush();
+  return true;
+}
+
+std::uint16_t EditSession::addSegment(const QString& name) {
+  auto map = ensureLabelMap();
+  if (!map) {
+    return 0;
+  }
+  const auto label = map->freeLabel();
+  if (!label) {
+    Q_EMIT statusMessage(tr("No free label value left in %1").arg(map->name().c_str()));
+    return 0;
+  }
+  auto after = map->segments();
+  after.push_back(defaultSegment(*label, name));
+  pushTableEdit("Add segment", std::move(after));
+  setActiveLabel(*label);
+  return *label;
+}
+
+bool EditSession::renameSegment(std::uint16_t label, const QString& name) {
+  auto map = activeMap();
+  const core::Segment* s = map ? map->segment(label) : nullptr;
+  if (s == nullptr || name.isEmpty() || s->name == name.toStdString()) {
+    return false;
+  }
+  auto after = map->segments();
+  for (core::Segment& x : after) {
+    if (x.label == label) {
+      x.name = name.toStdString();
+    }
+  }
+  return pushTableEdit("Rename segment", std::move(after));
+}
+
+bool EditSession::recolorSegment(std::uint16_t label, const std::array<std::uint8_t, 3>& rgb) {
+  auto map = activeMap();
+  const core::Segment* s = map ? map->segment(label) : nullptr;
+  if (s == nullptr || s->color == rgb) {
+    return false;
+  }
+  auto after = map->segments();
+  for (core::Segment& x : after) {
+    if (x.label == label) {
+      x.color = rgb;
+    }
+  }
+  return pushTableEdit("Recolour segment", std::move(after));
+}
+
+bool EditSession::moveSegment(std::uint16_t label, int delta) {
+  auto map = activeMap();
+  if (!map) {
+    return false;
+  }
+  auto after = map->segments();
+  const auto it = std::find_if(after.begin(), after.end(),
+                               [label](const core::Segment& s) { return s.label == label; });
+  const long from = it - after.begin();
+  const long to = from + delta;
+  if (it == after.end() || to < 0 || to >= static_cast<long>(after.size())) {
+    return false;
+  }
+  std::swap(after[std::size_t(from)], after[std::size_t(to)]);
+  return pushTableEdit("Reorder segments", std::move(after));
+}
+
+void EditSession::setSegmentVisible(std::uint16_t label, bool visible) {
+  auto map = activeMap();
+  core::Segment* s = map ? map->segment(label) : nullptr;
+  if (s != nullptr && s->visible != visible) {
+    s->visible = visible;
+    tableEdited();
+  }
+}
+
+void EditSession::setSegmentLocked(std::uint16_t label, bool locked) {
+  auto map = activeMap();
+  core::Segment* s = map ? map->segment(label) : nullptr;
+  if (s != nullptr && s->locked != locked) {
+    s->locked = locked;
+    tableEdited();
+  }
+}
+
+void EditSession::tableEdited() {
+  tableDirty_ = true;
+  document_.segmentsChanged(*activeMap());
+  flush();
+}
+
+bool EditSession::deleteSegment(std::uint16_t label, const annotation::BoxMask& voxels) {
+  auto map = activeMap();
+  if (!map || map->segment(label) == nullptr) {
+    return false;
+  }
+  if (map->isLocked(label)) {
+    Q_EMIT statusMessage(tr("Unlock the segment before deleting it"));
+    return false;
+  }
+  core::LabelMapEdit edit(*map);
+  annotation::applyPaint(edit, voxels, 0);
+  auto after = map->segments();
+  std::erase_if(after, [label](const core::Segment& s) { return s.label == label; });
+  return pushTableEdit("Delete segment", std::move(after), edit.commit());
+}
+
+bool EditSession::mergeSegments(std::uint16_t into, std::uint16_t from,
+                                const annotation::BoxMask& voxels) {
+  auto map = activeMap();
+  if (!map || into == from || map->segment(into) == nullptr || map->segment(from) == nullptr) {
+    return false;
+  }
+  if (map->isLocked(into) || map->isLocked(from)) {
+    Q_EMIT statusMessage(tr("Unlock both segments before merging them"));
+    return false;
+  }
+  core::LabelMapEdit edit(*map);
+  annotation::applyPaint(edit, voxels, into);
+  auto after = map->segments();
+  std::erase_if(after, [from](const core::Segment& s) { return s.label == from; });
+  return pushTableEdit("Merge segments", std::move(after), edit.commit());
+}
+
+void EditSession::undo() {
+  if (busy()) {
+    const QString title = busyTitle_;
+    if (cancelBusy_) {
+      cancelBusy_();
+    }
+    clearBusy();
+    Q_EMIT statusMessage(tr("Cancelled: %1").arg(title));
+    return;
+  }
+  document_.undoStack().undo();
+  flush();
+}
+
+void EditSession::redo() {
+  if (refuseEdit()) {
+    return;
+  }
+  document_.undoStack().redo();
+  flush();
+}
+
+void EditSession::setBusy(const QString& title, std::function<void()> cancel) {
+  busyTitle_ = title;
+  cancelBusy_ = std::move(cancel);
+  Q_EMIT busyChanged(true);
+}
+
+void EditSession::clearBusy() {
+  if (busyTitle_.isEmpty()) {
+    return;
+  }
+  busyTitle_.clear();
+  cancelBusy_ = nullptr;
+  Q_EMIT busyChanged(false);
+}
+
+bool EditSession::refuseEdit() {
+  if (!busy()) {
+    return false;
+  }
+  Q_EMIT statusMessage(
+      tr("The label map is busy (%1): wait, or cancel it (Undo cancels)").arg(busyTitle_));
+  return true;
+}
+
+bool EditSession::hasUnsavedChanges() const {
+  return document_.hasUnsavedChanges() || tableDirty_;
+}
+
+void EditSession::markSaved() {
+  document_.markSaved();
+  tableDirty_ = false;
+  flush();
+}
+
+void EditSession::discardRecovery() {
+  if (core::EditJournal* journal = document_.journal()) {
+    journal->discard();
+  }
+}
+
+void EditSession::flush() {
+  document_.flushChanges();
+  Q_EMIT undoStateChanged();
+  const bool modified = hasUnsavedChanges();
+  if (modified != lastModified_) {
+    lastModified_ = modified;
+    Q_EMIT modifiedChanged(modified);
+  }
+}
+
+void EditSession::onChange(const core::DocumentChange& c) {
+  switch (c.kind) {
+    case core::ChangeKind::Image:  // the label maps went with the old image
+    case core::ChangeKind::LabelMaps: {
+      std::vector<viewers::LabelDisplayState::MapPtr> maps;
+      for (const auto& m : document_.labelMaps()) {
+        if (m != document_.activeLabelMap()) {
+          maps.push_back(m);
+        }
+      }
+      if (document_.activeLabelMap()) {
+        maps.push_back(document_.activeLabelMap());  // drawn on top
+      }
+      display_->setLabelMaps(std::move(maps));
+      Q_EMIT labelMapsChanged();
+      Q_EMIT segmentsChanged();
+      break;
+    }
+    case core::ChangeKind::Voxels:
+      display_->voxelsChanged(*c.labelMap, c.box);
+      Q_EMIT voxelsChanged(c.box);
+      break;
+    case core::ChangeKind::Segments:
+      display_->segmentsChanged(*c.labelMap);
+      Q_EMIT segmentsChanged();
+      break;
+  }
+}
+
+}  // namespace delineate::app

@@ -1,0 +1,120 @@
+#pragma once
+// The app's side of segmentation editing: owns the core::Document (image, label maps, undo,
+// recovery journal) and the annotation::EditContext the tools edit through; turns the Document's
+// coalesced change sets into the views' LabelDisplayState and Qt signals for the docks. Lives on
+// the GUI thread.
+//
+// While a job computes from the active label map (an operation, a save) the map is busy: edits
+// are refused with a status message, and Undo cancels the job instead of undoing.
+#include <QObject>
+#include <QString>
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+#include "annotation/EditContext.h"
+#include "annotation/ops/BoxMask.h"
+#include "core/model/Document.h"
+#include "viewers/LabelDisplayState.h"
+
+namespace delineate::app {
+
+class EditSession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit EditSession(std::shared_ptr<viewers::LabelDisplayState> display,
+                       QObject* parent = nullptr);
+  ~EditSession() override;
+
+  core::Document& document() { return document_; }
+  annotation::EditContext& context() { return context_; }
+  const std::shared_ptr<viewers::LabelDisplayState>& display() const { return display_; }
+
+  // Journals edits under `root` (crash recovery).
+  void enableRecovery(const std::filesystem::path& root);
+  // A new image: drops label maps and history.
+  void setImage(core::VolumePtr image);
+  const core::VolumePtr& image() const { return document_.image(); }
+
+  std::shared_ptr<core::LabelMap> activeMap() const { return document_.activeLabelMap(); }
+  int activeMapIndex() const;
+  // The active map, or a new "Segmentation" with one segment when there is none (null without
+  // an image).
+  std::shared_ptr<core::LabelMap> ensureLabelMap();
+  // A new empty map with one segment, made active.
+  std::shared_ptr<core::LabelMap> newLabelMap();
+  // Adds a loaded map and makes it active; throws core::Error naming a grid difference.
+  void addLabelMap(std::shared_ptr<core::LabelMap> map);
+  void setActiveLabelMap(int index);
+  // Recovery: a new map with `recovered`'s name and segments whose voxels are written as one
+  // undoable edit ("Recovered edits"), so the session is unsaved.
+  void installRecovered(const core::LabelMap& recovered);
+
+  std::uint16_t activeLabel() const { return context_.activeLabel; }
+  void setActiveLabel(std::uint16_t label);
+  void setPolicy(const core::PaintPolicy& policy) { context_.policy = policy; }
+  const core::PaintPolicy& policy() const { return context_.policy; }
+
+  // Segment table of the active map. Add, rename, recolour, move, delete and merge are undo
+  // entries; visibility and locks are not (they are saved and journaled all the same).
+  std::uint16_t addSegment(const QString& name = {});
+  bool renameSegment(std::uint16_t label, const QString& name);
+  bool recolorSegment(std::uint16_t label, const std::array<std::uint8_t, 3>& rgb);
+  bool moveSegment(std::uint16_t label, int delta);
+  void setSegmentVisible(std::uint16_t label, bool visible);
+  void setSegmentLocked(std::uint16_t label, bool locked);
+  // `voxels`: the segment's voxels (extractSegment, computed by a job). Clears them and removes
+  // the segment, as one undo entry.
+  bool deleteSegment(std::uint16_t label, const annotation::BoxMask& voxels);
+  // `from`'s voxels become `into`; `from` leaves the table; one undo entry.
+  bool mergeSegments(std::uint16_t into, std::uint16_t from, const annotation::BoxMask& voxels);
+
+  void undo();
+  void redo();
+
+  bool busy() const { return !busyTitle_.isEmpty(); }
+  const QString& busyTitle() const { return busyTitle_; }
+  void setBusy(const QString& title, std::function<void()> cancel);
+  void clearBusy();
+  // True, with a status message, when an edit must not start now.
+  bool refuseEdit();
+
+  bool hasUnsavedChanges() const;
+  void markSaved();
+  // A clean end of the session: its recovery journal goes.
+  void discardRecovery();
+
+  // Delivers the document's pending changes (views repaint, docks refresh).
+  void flush();
+
+ Q_SIGNALS:
+  void labelMapsChanged();
+  void segmentsChanged();
+  void voxelsChanged(const delineate::core::VoxelBox& box);
+  void activeSegmentChanged(std::uint16_t label);
+  void undoStateChanged();
+  void modifiedChanged(bool modified);
+  void statusMessage(const QString& message);
+  void busyChanged(bool busy);
+
+ private:
+  void onChange(const core::DocumentChange& change);
+  bool pushTableEdit(const std::string& text, std::vector<core::Segment> after,
+                     core::VoxelDelta delta = {});
+  void tableEdited();
+  void fixActiveLabel();
+
+  core::Document document_;
+  annotation::EditContext context_;
+  std::shared_ptr<viewers::LabelDisplayState> display_;
+  int observerId_ = 0;
+  bool tableDirty_ = false;
+  bool lastModified_ = false;
+  QString busyTitle_;
+  std::function<void()> cancelBusy_;
+};
+
+}  // namespace delineate::app

@@ -1,0 +1,212 @@
+#include "app/gui/EditingFeature.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QToolBar>
+#include <cstdio>
+
+#include "app/gui/CommandRegistry.h"
+#include "app/gui/EditJobs.h"
+#include "app/gui/EditSession.h"
+#include "app/gui/JobProgressWidget.h"
+#include "app/gui/LabelFileController.h"
+#include "app/gui/RecoveryController.h"
+#include "app/gui/SegmentMeasurer.h"
+#include "app/gui/SegmentOperationsController.h"
+#include "app/gui/SegmentsDock.h"
+#include "app/gui/SurfaceController.h"
+#include "app/gui/ToolController.h"
+#include "viewers/ViewLayout.h"
+#include "viewers/VolumeView.h"
+
+namespace delineate::app {
+
+EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
+                               viewers::ViewLayout* views, bool interactive)
+    : QObject(window),
+      window_(window),
+      commands_(commands),
+      views_(views),
+      interactive_(interactive) {
+  session_ = new EditSession(views->labelState(), this);
+  session_->enableRecovery(RecoveryController::recoveryRoot());
+  jobs_ = new EditJobs(session_, this);
+  tools_ = new ToolController(session_, jobs_, commands_, views_, this);
+  operations_ = new SegmentOperationsController(session_, jobs_, commands_, interactive_, this);
+  files_ = new LabelFileController(
+      session_, jobs_, commands_, interactive_, [this](const QString& m) { showError(m); }, this);
+  measurer_ = new SegmentMeasurer(session_, 400, this);
+  surfaces_ = new SurfaceController(session_, views_->volumeView(), 500, this);
+  recovery_ = new RecoveryController(session_, interactive_, this);
+
+  connect(recovery_, &RecoveryController::failed, this, &EditingFeature::showError);
+  connect(session_, &EditSession::statusMessage, this,
+          [this](const QString& m) { window_->statusBar()->showMessage(m, 8000); });
+  connect(session_, &EditSession::modifiedChanged, window_, &QWidget::setWindowModified);
+  connect(session_, &EditSession::undoStateChanged, this, &EditingFeature::updateUndoActions);
+  connect(session_, &EditSession::busyChanged, this, &EditingFeature::updateUndoActions);
+  connect(files_, &LabelFileController::saved, this, [this] {
+    if (closeAfterSave_) {
+      closeAfterSave_ = false;
+      window_->close();
+    }
+  });
+  connect(files_, &LabelFileController::saveFailed, this, [this] { closeAfterSave_ = false; });
+
+  connect(commands_->add("edit.undo", tr("&Undo"), QKeySequence::Undo), &QAction::triggered,
+          session_, &EditSession::undo);
+  connect(commands_->add(
+              "edit.redo", tr("&Redo"),
+              QList<QKeySequence>{QKeySequence(tr("Ctrl+Y")), QKeySequence(tr("Ctrl+Shift+Z"))}),
+          &QAction::triggered, session_, &EditSession::redo);
+  QAction* volume = commands_->add("view.3d.showVolume", tr("Show volume rendering"));
+  QAction* surfaces = commands_->add("view.3d.showSurfaces", tr("Show segment surfaces"));
+  for (QAction* a : {volume, surfaces}) {
+    a->setCheckable(true);
+    a->setChecked(true);
+  }
+  connect(volume, &QAction::toggled, views_->volumeView(), &viewers::VolumeView::setVolumeVisible);
+  connect(surfaces, &QAction::toggled, views_->volumeView(),
+          &viewers::VolumeView::setSurfacesVisible);
+  window_->statusBar()->addPermanentWidget(new JobProgressWidget(jobs_->runner(), window_));
+  updateUndoActions();
+}
+
+EditingFeature::~EditingFeature() {
+  // A normal end: the user saved or chose to discard; only crashes leave a journal behind.
+  session_->discardRecovery();
+  // Tools and jobs refer to the session: they go first.
+  delete recovery_;
+  delete surfaces_;
+  delete measurer_;
+  delete files_;
+  delete operations_;
+  delete tools_;
+  delete jobs_;
+  delete session_;
+}
+
+void EditingFeature::populateFileMenu(QMenu* file) {
+  for (const char* id : {"file.newLabelMap", "file.openLabelMap", "file.saveLabelMap",
+                         "file.saveLabelMapAs", "file.importDicomSeg", "file.exportDicomSeg"}) {
+    file->addAction(commands_->action(QString::fromLatin1(id)));
+  }
+}
+
+void EditingFeature::createEditMenu(QMenuBar* bar) {
+  QMenu* edit = bar->addMenu(tr("&Edit"));
+  edit->addAction(commands_->action("edit.undo"));
+  edit->addAction(commands_->action("edit.redo"));
+  edit->addSeparator();
+  for (const char* id :
+       {"tool.navigate", "tool.brush", "tool.eraser", "tool.regionGrow", "tool.lasso",
+        "tool.scissors", "tool.brushSmaller", "tool.brushLarger", "tool.brushSphere"}) {
+    edit->addAction(commands_->action(QString::fromLatin1(id)));
+  }
+}
+
+void EditingFeature::createSegmentMenu(QMenuBar* bar) {
+  operations_->populateMenu(bar->addMenu(tr("&Segment")));
+}
+
+void EditingFeature::populate3dMenu(QMenu* render) {
+  render->addSeparator();
+  render->addAction(commands_->action("view.3d.showVolume"));
+  render->addAction(commands_->action("view.3d.showSurfaces"));
+}
+
+QToolBar* EditingFeature::createToolBar(QWidget* parent) {
+  QToolBar* bar = tools_->createToolBar(parent);
+  bar->insertAction(bar->actions().value(0), commands_->action("edit.redo"));
+  bar->insertAction(commands_->action("edit.redo"), commands_->action("edit.undo"));
+  bar->insertSeparator(bar->actions().value(2));
+  return bar;
+}
+
+QDockWidget* EditingFeature::createDock(QWidget* parent) {
+  dock_ = new SegmentsDock(session_, jobs_, measurer_, interactive_, parent);
+  auto* dock = new QDockWidget(tr("Segments"), parent);
+  dock->setObjectName(QStringLiteral("segmentsDock"));
+  dock->setWidget(dock_);
+  return dock;
+}
+
+void EditingFeature::imageShown(const core::VolumePtr& image) {
+  session_->setImage(image);
+  files_->updateEnabled();
+  if (image && !pendingLabels_.isEmpty()) {
+    files_->openLabelMap(pendingLabels_, LabelFileController::OnGridMismatch::Resample);
+    pendingLabels_.clear();
+  }
+  recovery_->tryInstall();
+}
+
+void EditingFeature::setPendingLabels(const QString& path) {
+  pendingLabels_ = path;
+}
+
+bool EditingFeature::confirmDiscard() {
+  if (!interactive_ || !session_->hasUnsavedChanges()) {
+    return true;
+  }
+  return QMessageBox::question(window_, tr("Unsaved label map"),
+                               tr("The label map has unsaved changes. Discard them?"),
+                               QMessageBox::Discard | QMessageBox::Cancel,
+                               QMessageBox::Cancel) == QMessageBox::Discard;
+}
+
+bool EditingFeature::confirmClose() {
+  if (!interactive_ || !session_->hasUnsavedChanges()) {
+    return true;
+  }
+  const auto answer = QMessageBox::question(
+      window_, tr("Unsaved label map"),
+      tr("The label map has unsaved changes. Save them before closing?"),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Discard) {
+    return true;
+  }
+  if (answer == QMessageBox::Save) {
+    closeAfterSave_ = files_->save();
+  }
+  return false;
+}
+
+bool EditingFeature::settled() const {
+  return pendingLabels_.isEmpty() && !jobs_->runner()->busy() && !recovery_->pending() &&
+         !surfaces_->pending() && !measurer_->pending();
+}
+
+void EditingFeature::showError(const QString& message) {
+  if (interactive_) {
+    QMessageBox::warning(window_, tr("Delineate"), message);
+  } else {
+    std::fprintf(stderr, "delineate: %s\n", message.toLocal8Bit().constData());
+  }
+  window_->statusBar()->showMessage(message.section(QLatin1Char('\n'), 0, 0), 10000);
+  Q_EMIT errorShown(message);
+}
+
+void EditingFeature::updateUndoActions() {
+  QAction* undo = commands_->action("edit.undo");
+  QAction* redo = commands_->action("edit.redo");
+  const core::UndoStack& stack = session_->document().undoStack();
+  if (session_->busy()) {
+    undo->setEnabled(true);
+    undo->setText(tr("&Undo (cancel %1)").arg(session_->busyTitle()));
+  } else {
+    undo->setEnabled(stack.canUndo());
+    undo->setText(stack.canUndo() ? tr("&Undo %1").arg(QString::fromStdString(stack.undoText()))
+                                  : tr("&Undo"));
+  }
+  redo->setEnabled(!session_->busy() && stack.canRedo());
+  redo->setText(stack.canRedo() ? tr("&Redo %1").arg(QString::fromStdString(stack.redoText()))
+                                : tr("&Redo"));
+}
+
+}  // namespace delineate::app

@@ -1,0 +1,98 @@
+#pragma once
+// Segmentation editing in the workstation window: wires the EditSession (document, undo,
+// recovery) to the views, tools, segments dock, segment operations, label files, measurements,
+// 3D surfaces and crash recovery, and contributes their menus (File: label maps; Edit: undo/redo;
+// Segment: operations; 3D: volume/surfaces), the Tools tool bar, the Segments dock and a job area
+// in the status bar. MainWindow owns one and tells it when an image is shown or the window
+// closes.
+#include <QObject>
+#include <QString>
+
+#include "core/model/Volume.h"
+
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+class QMenuBar;
+class QToolBar;
+
+namespace delineate::viewers {
+class ViewLayout;
+}
+
+namespace delineate::app {
+
+class CommandRegistry;
+class EditJobs;
+class EditSession;
+class LabelFileController;
+class RecoveryController;
+class SegmentMeasurer;
+class SegmentOperationsController;
+class SegmentsDock;
+class SurfaceController;
+class ToolController;
+
+class EditingFeature : public QObject {
+  Q_OBJECT
+
+ public:
+  EditingFeature(QMainWindow* window, CommandRegistry* commands, viewers::ViewLayout* views,
+                 bool interactive);
+  ~EditingFeature() override;
+
+  void populateFileMenu(QMenu* file);
+  void createEditMenu(QMenuBar* bar);
+  void createSegmentMenu(QMenuBar* bar);
+  void populate3dMenu(QMenu* render);
+  QToolBar* createToolBar(QWidget* parent);
+  QDockWidget* createDock(QWidget* parent);
+
+  // A new image is shown: its label maps start empty; pending labels or a pending recovery
+  // install onto it.
+  void imageShown(const core::VolumePtr& image);
+  // Opens this label file once the next image is shown (--labels, the sample's ground truth).
+  void setPendingLabels(const QString& path);
+  // Before another image replaces the labels: false when the user keeps them.
+  bool confirmDiscard();
+  // Before the window closes: false keeps it open (the user cancelled, or a save started and
+  // the window closes when it succeeds).
+  bool confirmClose();
+  // Nothing pending: label files read, jobs done, surfaces built, measurements current.
+  bool settled() const;
+  void showError(const QString& message);
+
+  EditSession* session() const { return session_; }
+  EditJobs* jobs() const { return jobs_; }
+  ToolController* tools() const { return tools_; }
+  SegmentOperationsController* operations() const { return operations_; }
+  LabelFileController* files() const { return files_; }
+  SegmentMeasurer* measurer() const { return measurer_; }
+  SurfaceController* surfaces() const { return surfaces_; }
+  RecoveryController* recovery() const { return recovery_; }
+  SegmentsDock* segmentsDock() const { return dock_; }
+
+ Q_SIGNALS:
+  void errorShown(const QString& message);
+
+ private:
+  void updateUndoActions();
+
+  QMainWindow* window_;
+  CommandRegistry* commands_;
+  viewers::ViewLayout* views_;
+  bool interactive_;
+  EditSession* session_ = nullptr;
+  EditJobs* jobs_ = nullptr;
+  ToolController* tools_ = nullptr;
+  SegmentOperationsController* operations_ = nullptr;
+  LabelFileController* files_ = nullptr;
+  SegmentMeasurer* measurer_ = nullptr;
+  SurfaceController* surfaces_ = nullptr;
+  RecoveryController* recovery_ = nullptr;
+  SegmentsDock* dock_ = nullptr;
+  QString pendingLabels_;
+  bool closeAfterSave_ = false;
+};
+
+}  // namespace delineate::app

@@ -1,0 +1,66 @@
+#include "app/gui/SegmentMeasurer.h"
+
+#include <QTimer>
+#include <cstring>
+#include <memory>
+
+#include "app/gui/EditSession.h"
+#include "app/gui/JobRunner.h"
+
+namespace delineate::app {
+
+SegmentMeasurer::SegmentMeasurer(EditSession* session, int debounceMs, QObject* parent)
+    : QObject(parent), session_(session), timer_(new QTimer(this)), jobs_(new JobRunner(this)) {
+  timer_->setSingleShot(true);
+  timer_->setInterval(debounceMs);
+  connect(timer_, &QTimer::timeout, this, &SegmentMeasurer::measureNow);
+  connect(session_, &EditSession::voxelsChanged, this, &SegmentMeasurer::schedule);
+  connect(session_, &EditSession::segmentsChanged, this, &SegmentMeasurer::schedule);
+  connect(session_, &EditSession::labelMapsChanged, this, &SegmentMeasurer::schedule);
+}
+
+SegmentMeasurer::~SegmentMeasurer() {
+  jobs_->cancel();
+  jobs_->waitForIdle();
+}
+
+bool SegmentMeasurer::pending() const {
+  return timer_->isActive() || jobs_->busy();
+}
+
+void SegmentMeasurer::schedule() {
+  timer_->start();
+}
+
+void SegmentMeasurer::measureNow() {
+  timer_->stop();
+  const unsigned generation = ++generation_;
+  auto map = session_->activeMap();
+  if (!map) {
+    jobs_->cancel();
+    results_.clear();
+    Q_EMIT measured();
+    return;
+  }
+  // A snapshot: the worker must not read voxels the GUI thread is painting.
+  auto voxels = std::make_shared<core::VoxelBuffer>(core::ScalarType::UInt16, map->voxelCount());
+  std::memcpy(voxels->data(), map->data(), voxels->bytes());
+  auto copy =
+      std::make_shared<const core::LabelMap>(map->name(), map->geometry(), voxels, map->segments());
+  const core::VolumePtr image = session_->image();
+  jobs_->run<std::vector<core::SegmentMeasurement>>(
+      tr("Measuring segments"),
+      [copy, image](core::ProgressSink& progress) {
+        return core::measureSegments(*copy, image.get(), progress);
+      },
+      [this, generation](std::vector<core::SegmentMeasurement> rows) {
+        if (generation != generation_) {
+          return;
+        }
+        results_ = std::move(rows);
+        Q_EMIT measured();
+      },
+      [](const QString&, bool) {});
+}
+
+}  // namespace delineate::app

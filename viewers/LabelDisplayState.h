@@ -1,0 +1,80 @@
+#pragma once
+// Qt- and VTK-free state the views share about segmentations: which label maps are shown, how
+// (global opacity, fill and outline, per-segment opacity) and what changed. The app feeds it from
+// the Document's coalesced change notifications; every SliceView (label overlay) and the
+// VolumeView (surfaces) observe it. Segment colour, name and visibility come from the label
+// map's own segment table.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/model/LabelMap.h"
+#include "core/model/VoxelBox.h"
+
+namespace delineate::viewers {
+
+struct LabelDisplaySettings {
+  double opacity = 1.0;      // global: scales fill and outline
+  double fillOpacity = 0.5;  // fill alpha before the global and per-segment factors
+  bool showFill = true;
+  bool showOutline = true;
+  bool operator==(const LabelDisplaySettings&) const = default;
+};
+
+// RGBA (0..255) of the fill and the outline of one label value.
+struct LabelColor {
+  std::array<std::uint8_t, 4> fill{0, 0, 0, 0};
+  std::array<std::uint8_t, 4> outline{0, 0, 0, 0};
+};
+
+struct LabelChange {
+  enum Kind { Maps, Voxels, Segments, Display };
+  Kind kind = Maps;
+  const core::LabelMap* map = nullptr;  // Voxels / Segments: the map concerned
+  core::VoxelBox box;                   // Voxels: what changed
+};
+
+class LabelDisplayState {
+ public:
+  using Observer = std::function<void(const LabelChange&)>;
+  using MapPtr = std::shared_ptr<const core::LabelMap>;
+
+  // The label maps shown, bottom to top (the active one is drawn last).
+  void setLabelMaps(std::vector<MapPtr> maps);
+  const std::vector<MapPtr>& labelMaps() const { return maps_; }
+
+  // Voxels of `map` changed inside `box` (a stroke in progress, an undo...).
+  void voxelsChanged(const core::LabelMap& map, const core::VoxelBox& box);
+  // Names, colours, visibility or order of `map`'s segments changed.
+  void segmentsChanged(const core::LabelMap& map);
+
+  void setSettings(const LabelDisplaySettings& settings);
+  const LabelDisplaySettings& settings() const { return settings_; }
+  // Per-segment opacity factor (0..1, default 1), kept per label map.
+  void setSegmentOpacity(const core::LabelMap& map, std::uint16_t label, double opacity);
+  double segmentOpacity(const core::LabelMap& map, std::uint16_t label) const;
+
+  // Colour table of `map`: entry v is label value v (hidden segments and 0 are transparent;
+  // values without a segment get a grey).
+  std::vector<LabelColor> colorTable(const core::LabelMap& map) const;
+  // Visible segment labels of `map` (for the 3D surfaces).
+  std::vector<std::uint16_t> visibleLabels(const core::LabelMap& map) const;
+
+  int addObserver(Observer observer);
+  void removeObserver(int id);
+
+ private:
+  void notify(const LabelChange& change);
+
+  std::vector<MapPtr> maps_;
+  LabelDisplaySettings settings_;
+  std::map<std::pair<const core::LabelMap*, std::uint16_t>, double> segmentOpacity_;
+  std::map<int, Observer> observers_;
+  int nextId_ = 1;
+};
+
+}  // namespace delineate::viewers
