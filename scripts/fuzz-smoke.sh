@@ -13,10 +13,10 @@ work=build/fuzz/smoke
 rm -rf "$work"
 mkdir -p "$work/corpus-dicom" "$work/corpus-nifti"
 build/fuzz/tests/fuzz/make_fuzz_seeds "$work/seeds"
-build/fuzz/tests/fuzz/DicomLoaderFuzzer -max_total_time="$seconds" -rss_limit_mb=4096 \
+build/fuzz/tests/fuzz/DicomLoaderFuzzer -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
   -print_final_stats=1 "$work/corpus-dicom" "$work/seeds/dicom" 2>"$work/dicom.log" ||
   { tail -40 "$work/dicom.log"; exit 1; }
-build/fuzz/tests/fuzz/NiftiLoaderFuzzer -max_total_time="$seconds" -rss_limit_mb=4096 \
+build/fuzz/tests/fuzz/NiftiLoaderFuzzer -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
   -print_final_stats=1 "$work/corpus-nifti" "$work/seeds/nifti" 2>"$work/nifti.log" ||
   { tail -40 "$work/nifti.log"; exit 1; }
 for h in dicom nifti; do

@@ -17,6 +17,7 @@
 #include "core/Error.h"
 #include "core/io/DicomCondition.h"
 #include "core/io/DicomJpeg2000.h"
+#include "core/io/DicomJpegCheck.h"
 #include "core/io/DicomRleCheck.h"
 
 namespace delineate::core {
@@ -151,6 +152,7 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
   // small scratch buffer (8-bit frames of odd size, 32-bit samples kept as Int16).
   const std::size_t padded = frameBytes + (frameBytes & 1u);
   const bool rle = h.transferSyntaxUid == UID_RLELosslessTransferSyntax;
+  const bool jpeg = isDcmjpegTransferSyntax(h.transferSyntaxUid);
   std::vector<unsigned char> scratch;
   DcmFileCache cache;
   Uint32 startFragment = 0;
@@ -168,6 +170,9 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
     }
     if (rle) {
       checkRleFrame(*pixels, h.frames, frame, format_.bitsAllocated / 8, path);
+    }
+    if (jpeg) {
+      checkJpegFrame(*pixels, h.transferSyntaxUid, h.frames, frame, path);
     }
     OFString colourModel;
     checkDicom(pixels->getUncompressedFrame(ds, static_cast<Uint32>(frame), startFragment, target,
