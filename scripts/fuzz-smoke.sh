@@ -20,5 +20,5 @@ build/fuzz/tests/fuzz/NiftiLoaderFuzzer -max_total_time="$seconds" -timeout=10 -
   -print_final_stats=1 "$work/corpus-nifti" "$work/seeds/nifti" 2>"$work/nifti.log" ||
   { tail -40 "$work/nifti.log"; exit 1; }
 for h in dicom nifti; do
-  echo "fuzz $h: $(grep -m1 'stat::number_of_executed_units' "$work/$h.log" | awk '{print $2}') inputs in ${seconds} s, no findings"
+  echo "fuzz $h: $(grep -a -m1 'stat::number_of_executed_units' "$work/$h.log" | awk '{print $2}') inputs in ${seconds} s, no findings"
 done
