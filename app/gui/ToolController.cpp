@@ -166,7 +166,57 @@ QToolBar* ToolController::createToolBar(QWidget* parent) {
   sphere_->setToolTip(tr("Paint a ball instead of a disc in the slice"));
   connect(sphere_, &QCheckBox::toggled, this, &ToolController::setBrushSphere);
   bar->addWidget(sphere_);
+  bar->addSeparator();
+  rangeEnabled_ = new QCheckBox(tr("Range"), bar);
+  rangeEnabled_->setObjectName(QStringLiteral("paintRangeEnabled"));
+  rangeEnabled_->setToolTip(tr("Paint only where the image value lies in this range"));
+  bar->addWidget(rangeEnabled_);
+  rangeMin_ = new QDoubleSpinBox(bar);
+  rangeMax_ = new QDoubleSpinBox(bar);
+  rangeMin_->setObjectName(QStringLiteral("paintRangeMin"));
+  rangeMax_->setObjectName(QStringLiteral("paintRangeMax"));
+  for (QDoubleSpinBox* box : {rangeMin_, rangeMax_}) {
+    box->setRange(-1e6, 1e6);
+    box->setDecimals(0);
+    box->setEnabled(false);
+    bar->addWidget(box);
+    connect(box, &QDoubleSpinBox::valueChanged, this, [this] { applyRangeWidgets(); });
+  }
+  rangeMin_->setValue(-100);
+  rangeMax_->setValue(300);
+  connect(rangeEnabled_, &QCheckBox::toggled, this, [this](bool on) {
+    rangeMin_->setEnabled(on);
+    rangeMax_->setEnabled(on);
+    applyRangeWidgets();
+  });
   return bar;
+}
+
+void ToolController::applyRangeWidgets() {
+  if (rangeEnabled_ == nullptr) {
+    return;
+  }
+  if (!rangeEnabled_->isChecked()) {
+    session_->context().intensityRange.reset();
+    return;
+  }
+  const double lo = std::min(rangeMin_->value(), rangeMax_->value());
+  const double hi = std::max(rangeMin_->value(), rangeMax_->value());
+  session_->context().intensityRange = std::pair{lo, hi};
+}
+
+void ToolController::setPaintRange(std::optional<std::pair<double, double>> range) {
+  if (rangeEnabled_ == nullptr) {
+    session_->context().intensityRange = range;
+    return;
+  }
+  if (range) {
+    const QSignalBlocker a(rangeMin_), b(rangeMax_);
+    rangeMin_->setValue(range->first);
+    rangeMax_->setValue(range->second);
+  }
+  rangeEnabled_->setChecked(range.has_value());
+  applyRangeWidgets();
 }
 
 bool ToolController::allowPress() {

@@ -1,4 +1,6 @@
 #pragma once
+#include <optional>
+#include <utility>
 // The editing tools of the app and how they are chosen: one ToolEventRouter for the slice
 // views, the tools (brush, eraser, region grow, lasso fill, scissors), their commands
 // (tool.navigate, tool.brush, tool.eraser, tool.regionGrow, tool.lasso, tool.scissors, brush
@@ -51,6 +53,9 @@ class ToolController : public QObject {
   double brushRadiusMm() const;
   void setBrushRadiusMm(double radius);
   void setBrushSphere(bool sphere);
+  // Paint, erase and fill only where the image value lies in [lo, hi] (ITK-SNAP's "paint within
+  // range"); nullopt paints everywhere.
+  void setPaintRange(std::optional<std::pair<double, double>> range);
   // A tool bar with the tool commands and the brush options.
   QToolBar* createToolBar(QWidget* parent);
 
@@ -70,6 +75,10 @@ class ToolController : public QObject {
   QActionGroup* group_ = nullptr;
   QDoubleSpinBox* radius_ = nullptr;
   QCheckBox* sphere_ = nullptr;
+  QCheckBox* rangeEnabled_ = nullptr;
+  QDoubleSpinBox* rangeMin_ = nullptr;
+  QDoubleSpinBox* rangeMax_ = nullptr;
+  void applyRangeWidgets();
 };
 
 }  // namespace delineate::app

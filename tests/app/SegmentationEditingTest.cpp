@@ -1,6 +1,7 @@
 // Segmentation editing in the real window under Xvfb: strokes scripted through the
 // ToolEventRouter with synthesized mouse events, checked in the pixels of every view.
 #include <gtest/gtest.h>
+#include <QCheckBox>
 
 #include <QAction>
 #include <QImage>
@@ -175,6 +176,35 @@ TEST_F(SegmentationEditingTest, EraserAndBrushSizeKeys) {
   EXPECT_LT(countLabel(1), painted);
   EXPECT_GT(countLabel(1), 0u);
   EXPECT_EQ(session()->document().undoStack().undoText(), "Erase");
+}
+
+TEST_F(SegmentationEditingTest, PaintWithinARangeLeavesOtherTissueAlone) {
+  prepareSegment();
+  const double z = centre()[2];
+  window_->action("tool.brush")->trigger();
+  editing()->tools()->setBrushRadiusMm(15);
+  // Body tissue is 40 HU, air -1000 HU: a brush straddling the skin paints the body side only.
+  editing()->tools()->setPaintRange(std::pair{0.0, 100.0});
+  auto* enabled = window_->findChild<QCheckBox*>("paintRangeEnabled");
+  ASSERT_NE(enabled, nullptr);
+  EXPECT_TRUE(enabled->isChecked());
+  stroke(view(0), {{0, -58, z}, {0, -56, z}});
+  ASSERT_TRUE(waitSettled());
+  const auto grid = session()->activeMap()->geometry();
+  auto labelAt = [&](core::Vec3 p) {
+    const core::Vec3 ijk = grid.worldToIndex(p);
+    return session()->activeMap()->at(std::size_t(std::lround(ijk[0])),
+                                      std::size_t(std::lround(ijk[1])),
+                                      std::size_t(std::lround(ijk[2])));
+  };
+  EXPECT_EQ(labelAt({0, -50, z}), 1) << "body inside the brush is painted";
+  EXPECT_EQ(labelAt({0, -68, z}), 0) << "air inside the brush is not";
+  EXPECT_LE(colourDistance(colourAt(view(0), {0, -68, z}), QColor(0, 0, 0)), 12);
+  // Unticking the box paints everywhere again.
+  enabled->setChecked(false);
+  stroke(view(0), {{0, -58, z}, {0, -56, z}});
+  ASSERT_TRUE(waitSettled());
+  EXPECT_EQ(labelAt({0, -68, z}), 1);
 }
 
 TEST_F(SegmentationEditingTest, RegionGrowClickFillsTheBodyInTheSlice) {
