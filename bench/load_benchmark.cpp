@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "ChildProcess.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/io/PathLoader.h"
 #include "core/io/VolumeFileIO.h"
@@ -42,10 +43,6 @@ using namespace delineate;
 using nlohmann::json;
 
 namespace {
-
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 std::vector<fs::path> dicomFiles(const fs::path& dir) {
   std::vector<fs::path> files;
@@ -145,38 +142,11 @@ int childMain(const std::string& what, const fs::path& path, std::size_t extra) 
   return n > 0 ? 0 : 3;
 }
 
-struct Measurement {
-  double seconds = 0;
-  double peakMb = 0;
-  bool ok = false;
-};
+using Measurement = bench::ChildRun;
 
 Measurement runChild(const std::vector<std::string>& argv,
                      const std::map<std::string, std::string>& env = {}) {
-  const double t0 = now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    for (const auto& [k, v] : env) {
-      ::setenv(k.c_str(), v.c_str(), 1);
-    }
-    const int devnull = ::open("/dev/null", O_WRONLY);
-    ::dup2(devnull, STDOUT_FILENO);
-    std::vector<char*> args;
-    for (const auto& a : argv) {
-      args.push_back(const_cast<char*>(a.c_str()));
-    }
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  struct rusage ru {};
-  ::wait4(pid, &status, 0, &ru);
-  Measurement m;
-  m.seconds = now() - t0;
-  m.peakMb = double(ru.ru_maxrss) / 1024.0;
-  m.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  return m;
+  return bench::runMeasured(argv, env);
 }
 
 Measurement best(int repeat, const std::vector<std::string>& argv,
@@ -239,16 +209,8 @@ int main(int argc, char** argv) {
     }
   }
   dir /= std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]);
-  {
-    // Prepare in a child too, so this process stays small for the forks that follow.
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      prepare(dir, size);
-      ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-  }
+  // Prepare in a child too, so this process stays small for the forks that follow.
+  bench::runInChild([&] { prepare(dir, size); });
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   const std::size_t rawBytes = size[0] * size[1] * size[2] * 2;
   const double rawMb = double(rawBytes) / (1024.0 * 1024.0);

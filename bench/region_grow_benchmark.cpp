@@ -6,6 +6,8 @@
 // automatic one: mean +- 2.5 SD of the 5x5x5 neighbourhood of the seed, world (-70, -5, 45) in
 // the liver. Best wall time of --repeat runs.
 // Usage: region_grow_benchmark [--dir DIR] [--size 512x512x500] [--repeat 3]
+#include "ChildProcess.h"
+
 #include <itkConnectedThresholdImageFilter.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -30,9 +32,7 @@ using nlohmann::json;
 
 namespace {
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using bench::now;
 
 double rssMb() {
   long pages = 0, resident = 0;
@@ -197,16 +197,8 @@ int main(int argc, char** argv) {
     }
   }
   dir /= std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]);
-  {
-    // Prepare in a child, so this process stays small for the forks that follow.
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-      prepare(dir, size);
-      ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-  }
+  // Prepare in a child, so this process stays small for the forks that follow.
+  bench::runInChild([&] { prepare(dir, size); });
   const json meta = json::parse(std::ifstream(dir / "meta.json"));
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   const json ours = best(repeat, self, "ours", dir);

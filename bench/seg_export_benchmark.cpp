@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ChildProcess.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -34,9 +36,7 @@ using nlohmann::json;
 
 namespace {
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+using bench::now;
 
 // Current and peak resident set of this process in MiB (VmRSS, VmHWM).
 std::pair<double, double> rssMb() {
@@ -132,22 +132,7 @@ int childMain(const std::string& what, const fs::path& dir, const fs::path& repo
 }
 
 json runChild(const std::vector<std::string>& argv, const fs::path& report) {
-  const double t0 = now();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int devnull = ::open("/dev/null", O_WRONLY);
-    ::dup2(devnull, STDOUT_FILENO);
-    std::vector<char*> args;
-    for (const auto& a : argv) {
-      args.push_back(const_cast<char*>(a.c_str()));
-    }
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  struct rusage ru {};
-  ::wait4(pid, &status, 0, &ru);
+  const bench::ChildRun run = bench::runMeasured(argv);
   json r;
   std::ifstream in(report);
   if (in) {
@@ -156,9 +141,9 @@ json runChild(const std::vector<std::string>& argv, const fs::path& report) {
   if (!r.is_object()) {
     r = json::object();
   }
-  r["ok"] = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  r["process_seconds"] = std::round((now() - t0) * 1000) / 1000;
-  r["process_peak_rss_mb"] = std::round(double(ru.ru_maxrss) / 1024.0);
+  r["ok"] = run.ok;
+  r["process_seconds"] = std::round(run.seconds * 1000) / 1000;
+  r["process_peak_rss_mb"] = std::round(run.peakMb);
   fs::remove(report);
   return r;
 }
@@ -214,15 +199,8 @@ int main(int argc, char** argv) {
     }
   }
   dir /= std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]);
-  {
-    const pid_t pid = ::fork();  // prepare in a child so that this process stays small
-    if (pid == 0) {
-      prepare(dir, size);
-      ::_exit(0);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-  }
+  // Prepare in a child, so this process stays small for the forks that follow.
+  bench::runInChild([&] { prepare(dir, size); });
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   const fs::path report = dir / "report.json";
   auto child = [&](const std::string& what) {

@@ -10,23 +10,11 @@ namespace delineate::app {
 
 namespace {
 
-// 3D Slicer's first generic anatomy colours: distinct on grey images.
-constexpr std::array<std::array<std::uint8_t, 3>, 10> kPalette{{{128, 174, 128},
-                                                                {241, 214, 145},
-                                                                {177, 122, 101},
-                                                                {111, 184, 210},
-                                                                {216, 101, 79},
-                                                                {221, 130, 101},
-                                                                {144, 238, 144},
-                                                                {192, 104, 88},
-                                                                {220, 245, 20},
-                                                                {78, 63, 0}}};
-
 core::Segment defaultSegment(std::uint16_t label, const QString& name) {
-  core::Segment s;
-  s.label = label;
-  s.name = name.isEmpty() ? "Segment " + std::to_string(label) : name.toStdString();
-  s.color = kPalette[(label - 1u) % kPalette.size()];
+  core::Segment s = core::defaultSegment(label);
+  if (!name.isEmpty()) {
+    s.name = name.toStdString();
+  }
   return s;
 }
 

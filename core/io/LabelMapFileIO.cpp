@@ -32,25 +32,6 @@ std::string fileStem(const fs::path& image) {
   return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
-// Distinct colours for segments that come without a table entry (3D Slicer's first labels).
-Segment defaultSegment(std::uint16_t label) {
-  static const std::array<std::array<std::uint8_t, 3>, 10> palette{{{128, 174, 128},
-                                                                    {241, 214, 145},
-                                                                    {177, 122, 101},
-                                                                    {111, 184, 210},
-                                                                    {216, 101, 79},
-                                                                    {221, 130, 101},
-                                                                    {144, 238, 144},
-                                                                    {192, 104, 88},
-                                                                    {220, 245, 20},
-                                                                    {78, 63, 0}}};
-  Segment s;
-  s.label = label;
-  s.name = "Segment " + std::to_string(label);
-  s.color = palette[(label - 1u) % palette.size()];
-  return s;
-}
-
 // The voxels as uint16, adopting the buffer when it already is; throws naming `where` when a
 // value is negative, fractional or above 65535.
 std::shared_ptr<VoxelBuffer> toLabelVoxels(const Volume& volume, const std::string& where) {

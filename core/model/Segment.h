@@ -29,4 +29,8 @@ struct Segment {
   bool operator==(const Segment&) const = default;
 };
 
+// A new segment with value `label`: "Segment N" and a colour distinct on grey images (3D Slicer's
+// first generic anatomy colours, cycling).
+Segment defaultSegment(std::uint16_t label);
+
 }  // namespace delineate::core
