@@ -92,6 +92,18 @@ bool ViewLayout::allViewsRendered() const {
   return true;
 }
 
+bool ViewLayout::allViewsShowImage() const {
+  for (QWidget* w : visibleViews()) {
+    if (auto* s = qobject_cast<SliceView*>(w); s != nullptr && !s->hasRenderedVolume()) {
+      return false;
+    }
+    if (auto* v = qobject_cast<VolumeView*>(w); v != nullptr && !v->hasShownVolume()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void ViewLayout::setToolRouter(ToolEventRouter* router) {
   for (SliceView* s : slices_) {
     s->setToolRouter(router);

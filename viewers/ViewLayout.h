@@ -51,6 +51,8 @@ class ViewLayout : public QWidget {
   QList<QWidget*> visibleViews() const;
   // True once every shown view rendered a frame with the current volume, labels and surfaces.
   bool allViewsRendered() const;
+  // Every visible view shows the image, the 3D view possibly still at its coarse first level.
+  bool allViewsShowImage() const;
   void resetViews();
 
  Q_SIGNALS:

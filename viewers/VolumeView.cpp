@@ -54,7 +54,9 @@ void VolumeView::onGlInitialized() {
     }
   }
   scene_->createMapper(gpu);
+  scene_->setInteractive(interactive_);
   volumeFrame_ = canvas_->renderedFrames();
+  shownFrame_ = volumeFrame_;
 }
 
 bool VolumeView::usesGpuMapper() const {
@@ -72,6 +74,12 @@ void VolumeView::setVolume(core::VolumePtr volume) {
     scene_->setStyle(volumeStyle(preset_, *volume_), toString(preset_));
   }
   volumeFrame_ = canvas_->renderedFrames();
+  shownFrame_ = volumeFrame_;
+  if (volume_) {
+    // A new volume shows a coarse frame at once and full quality when the settle timer fires.
+    setInteractive(true);
+    settleTimer_->start();
+  }
   canvas_->requestRender();
 }
 
@@ -94,12 +102,20 @@ void VolumeView::setInteractive(bool interactive) {
   }
   interactive_ = interactive;
   scene_->setInteractive(interactive);
+  if (!interactive) {
+    volumeFrame_ = canvas_->renderedFrames();  // "rendered" now means at full quality
+  }
   canvas_->requestRender();
 }
 
 bool VolumeView::hasRenderedVolume() const {
-  return volume_ && scene_->hasMapper() && volumeFrame_ >= 0 &&
+  return volume_ && scene_->hasMapper() && !interactive_ && volumeFrame_ >= 0 &&
          canvas_->renderedFrames() > volumeFrame_;
+}
+
+bool VolumeView::hasShownVolume() const {
+  return volume_ && scene_->hasMapper() && shownFrame_ >= 0 &&
+         canvas_->renderedFrames() > shownFrame_;
 }
 
 void VolumeView::setSurfaces(vtkSmartPointer<vtkPolyData> surfaces,

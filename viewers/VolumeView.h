@@ -47,7 +47,10 @@ class VolumeView : public QWidget {
   bool isInteractive() const { return interactive_; }
   void setInteractive(bool interactive);
 
+  // A frame of the current volume at full quality has been drawn (screenshots wait for this).
   bool hasRenderedVolume() const;
+  // Any frame of the current volume has been drawn, coarse or full (the first frame a user sees).
+  bool hasShownVolume() const;
 
   // Segment surfaces (built by a job, see SegmentSurfaceBuilder) in the index space of
   // `geometry`, coloured by label value; null removes them.
@@ -77,6 +80,7 @@ class VolumeView : public QWidget {
   VolumePreset preset_ = VolumePreset::CtBone;
   bool interactive_ = false;
   int volumeFrame_ = -1;
+  int shownFrame_ = -1;
   int surfaceFrame_ = -1;
   enum class Drag { None, Rotate, Zoom, Pan } drag_ = Drag::None;
   QPointF lastPos_;

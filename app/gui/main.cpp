@@ -1,6 +1,7 @@
 // `delineate`: the annotation workstation. See AppOptions.h for the command line.
 #include <QApplication>
 #include <QIcon>
+#include <QTimer>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -10,6 +11,7 @@
 #include "app/gui/EditingFeature.h"
 #include "app/gui/LabelFileController.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/ProcessClock.h"
 #include "app/gui/RecoveryController.h"
 #include "app/gui/ScreenshotRunner.h"
 #include "app/gui/TestScript.h"
@@ -52,6 +54,18 @@ int main(int argc, char** argv) {
 
   const bool screenshot = !options.screenshot.empty();
   app::MainWindow window({.interactive = !screenshot, .rememberRecent = !screenshot});
+  if (std::getenv("DELINEATE_REPORT_FIRST_FRAME") != nullptr) {
+    // For bench/launch_benchmark.sh: the time from process start until every view shows the
+    // image (the 3D view possibly at its coarse first level).
+    auto* poll = new QTimer(&window);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll] {
+      if (window.views()->allViewsShowImage()) {
+        poll->stop();
+        std::fprintf(stderr, "first frame after %.0f ms\n", app::millisecondsSinceProcessStart());
+      }
+    });
+    poll->start(5);
+  }
   if (!options.layout.empty()) {
     window.views()->setLayoutName(QString::fromStdString(options.layout));
   }

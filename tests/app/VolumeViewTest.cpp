@@ -124,3 +124,16 @@ TEST(VolumeView, CoarseWhileDraggingFullOnRelease) {
   const QImage rotated = test::grabCanvas(view.canvas());
   EXPECT_GT(differingPixels(full, rotated), 500);
 }
+
+TEST(VolumeView, NewVolumeShowsACoarseFrameFirstThenFullQuality) {
+  DELINEATE_REQUIRE_GUI();
+  VolumeView view;
+  view.resize(300, 300);
+  view.show();
+  view.setVolume(SyntheticCt::make());
+  EXPECT_TRUE(view.isInteractive()) << "the first frame of a new volume is the coarse level";
+  EXPECT_FALSE(view.hasRenderedVolume());
+  ASSERT_TRUE(waitUntil([&] { return view.hasShownVolume(); }, 60000));
+  ASSERT_TRUE(waitUntil([&] { return view.hasRenderedVolume(); }, 60000));
+  EXPECT_FALSE(view.isInteractive()) << "full quality follows by itself";
+}
