@@ -9,7 +9,8 @@ find_package(DCMTK CONFIG REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
-find_library(LIBDEFLATE_LIBRARY deflate REQUIRED)  # fast gzip inflate (libdeflate-dev)
+find_library(LIBDEFLATE_LIBRARY deflate REQUIRED)  # one-shot inflate floor in benchmarks
+find_library(ISAL_LIBRARY isal REQUIRED)  # streaming gzip inflate for .nii.gz (libisal-dev)
 
 # Qt 6 only. VTK's own Qt module is built for Qt 5 on Debian and is never linked.
 find_package(Qt6 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent)

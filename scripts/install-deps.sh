@@ -5,7 +5,7 @@ pkgs=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6openglwidgets6 qt6-svg-dev qt6-charts-dev
   libvtk9-dev libinsighttoolkit5-dev libdcmtk-dev libcpprest-dev libssl-dev
-  nlohmann-json3-dev libdeflate-dev zlib1g-dev
+  nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcmtk dicom3tools dcm2niix

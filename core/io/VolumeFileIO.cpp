@@ -177,7 +177,7 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     std::string encoding = io->GetNameOfClass();
     if (endsWith(name, ".nii.gz") && io->GetByteOrder() != itk::IOByteOrderEnum::BigEndian) {
       voxels = readNiftiGzVoxels(path, type, count, progress);
-      encoding = "NIfTI-1 (gzip, libdeflate)";
+      encoding = "NIfTI-1 (gzip, ISA-L)";
     }
     if (!voxels) {
       voxels = std::make_shared<VoxelBuffer>(type, count);

@@ -137,7 +137,7 @@ TEST(VolumeFileIO, CompressedNiftiTakesTheFastPathAndDetectsTruncation) {
   const auto original = makeRamp(ScalarType::UInt16);
   writeVolumeFile(*original, path);
   const auto loaded = readVolumeFile(path, progress);
-  EXPECT_NE(loaded->info().transferSyntax.find("libdeflate"), std::string::npos);
+  EXPECT_NE(loaded->info().transferSyntax.find("ISA-L"), std::string::npos);
   expectSameVolume(*original, *loaded);
 
   std::filesystem::resize_file(path, std::filesystem::file_size(path) * 2 / 3);
