@@ -6,7 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
@@ -64,6 +67,33 @@ inline bool runInChild(const std::function<void()>& work) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The options every volume benchmark takes: --dir CACHE (prepared data, kept between runs),
+// --size XxYxZ (default 512x512x500) and --repeat N (default 3). `dir` comes back with the size
+// appended, so that each size has its own cache.
+struct VolumeBenchArgs {
+  std::filesystem::path dir;
+  std::array<std::size_t, 3> size{512, 512, 500};
+  int repeat = 3;
+};
+
+inline VolumeBenchArgs parseVolumeBenchArgs(int argc, char** argv, const std::string& cacheName) {
+  VolumeBenchArgs a;
+  a.dir = std::filesystem::temp_directory_path() / cacheName;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--dir" && i + 1 < argc) {
+      a.dir = argv[++i];
+    } else if (arg == "--size" && i + 1 < argc) {
+      std::sscanf(argv[++i], "%zux%zux%zu", &a.size[0], &a.size[1], &a.size[2]);
+    } else if (arg == "--repeat" && i + 1 < argc) {
+      a.repeat = std::stoi(argv[++i]);
+    }
+  }
+  a.dir /=
+      std::to_string(a.size[0]) + "x" + std::to_string(a.size[1]) + "x" + std::to_string(a.size[2]);
+  return a;
 }
 
 }  // namespace delineate::bench

@@ -185,20 +185,11 @@ int main(int argc, char** argv) {
   if (argc >= 5 && std::string(argv[1]) == "--child") {
     return childMain(argv[2], argv[3], argv[4]);
   }
-  fs::path dir = fs::temp_directory_path() / "delineate-bench-seg";
-  core::Size3 size{512, 512, 500};
-  int repeat = 3;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--dir" && i + 1 < argc) {
-      dir = argv[++i];
-    } else if (a == "--size" && i + 1 < argc) {
-      std::sscanf(argv[++i], "%zux%zux%zu", &size[0], &size[1], &size[2]);
-    } else if (a == "--repeat" && i + 1 < argc) {
-      repeat = std::stoi(argv[++i]);
-    }
-  }
-  dir /= std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]);
+  const bench::VolumeBenchArgs args =
+      bench::parseVolumeBenchArgs(argc, argv, "delineate-bench-seg");
+  const fs::path dir = args.dir;
+  const core::Size3 size = args.size;
+  const int repeat = args.repeat;
   // Prepare in a child, so this process stays small for the forks that follow.
   bench::runInChild([&] { prepare(dir, size); });
   const std::string self = fs::read_symlink("/proc/self/exe").string();
