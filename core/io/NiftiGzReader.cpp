@@ -106,6 +106,7 @@ std::shared_ptr<VoxelBuffer> readNiftiGzVoxels(const std::filesystem::path& path
   state->avail_out = static_cast<std::uint32_t>(std::min<std::size_t>(total, UINT32_MAX));
   std::size_t outDone = 0;
   bool atEnd = false, corrupt = false, overflow = false;
+  int stalls = 0;  // calls that neither consumed input nor produced output
   while (!atEnd && !corrupt) {
     if (state->avail_in == 0) {
       const ssize_t got = ::read(fd, chunk.data(), chunk.size());
@@ -117,8 +118,19 @@ std::shared_ptr<VoxelBuffer> readNiftiGzVoxels(const std::filesystem::path& path
       state->avail_in = static_cast<std::uint32_t>(got);
       progress.throwIfCancelled();
     }
+    const std::uint32_t inBefore = state->avail_in;
+    const unsigned char* outBefore = state->next_out;
     const int rc = isal_inflate(state.get());
     outDone = static_cast<std::size_t>(state->next_out - whole->as<unsigned char>());
+    if (state->avail_in == inBefore && state->next_out == outBefore && state->avail_in > 0) {
+      // A corrupt stream can leave the inflater where it makes no progress: never spin.
+      if (++stalls > 3) {
+        corrupt = true;
+        break;
+      }
+    } else {
+      stalls = 0;
+    }
     if (rc == ISAL_OUT_OVERFLOW && outDone >= total) {
       break;  // every voxel is in; what follows is the gzip trailer or padding
     }
