@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of the DICOM and NIfTI readers (clang, preset "fuzz") and runs
-# each for a short time on seeds made in code. A crash, leak or sanitizer finding fails.
+# each for a short time on seeds made in code, with a fixed random seed so that CI runs repeat.
+# A crash, leak, hang (30 s) or sanitizer finding fails.
 # Usage: scripts/fuzz-smoke.sh [SECONDS_PER_HARNESS]   (default 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,10 +14,10 @@ work=build/fuzz/smoke
 rm -rf "$work"
 mkdir -p "$work/corpus-dicom" "$work/corpus-nifti"
 build/fuzz/tests/fuzz/make_fuzz_seeds "$work/seeds"
-build/fuzz/tests/fuzz/DicomLoaderFuzzer -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+build/fuzz/tests/fuzz/DicomLoaderFuzzer -max_total_time="$seconds" -seed=1 -timeout=30 -rss_limit_mb=4096 \
   -print_final_stats=1 "$work/corpus-dicom" "$work/seeds/dicom" 2>"$work/dicom.log" ||
   { tail -40 "$work/dicom.log"; exit 1; }
-build/fuzz/tests/fuzz/NiftiLoaderFuzzer -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+build/fuzz/tests/fuzz/NiftiLoaderFuzzer -max_total_time="$seconds" -seed=1 -timeout=30 -rss_limit_mb=4096 \
   -print_final_stats=1 "$work/corpus-nifti" "$work/seeds/nifti" 2>"$work/nifti.log" ||
   { tail -40 "$work/nifti.log"; exit 1; }
 for h in dicom nifti; do
