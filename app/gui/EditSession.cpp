@@ -49,7 +49,7 @@ void EditSession::setImage(core::VolumePtr image) {
   context_.labels = nullptr;
   context_.activeLabel = 1;
   context_.policy = {};
-  tableDirty_ = false;
+  mirrors_.clear();
   flush();
 }
 
@@ -70,6 +70,7 @@ std::shared_ptr<core::LabelMap> EditSession::newLabelMap() {
   const std::size_t n = document_.labelMaps().size();
   const std::string name = n == 0 ? "Segmentation" : "Segmentation " + std::to_string(n + 1);
   auto map = document_.addLabelMap(name, {defaultSegment(1, {})});
+  mirrors_[map.get()] = std::make_unique<core::LabelMirror>(map, true);
   context_.labels = map;
   context_.activeLabel = 1;
   flush();
@@ -78,6 +79,7 @@ std::shared_ptr<core::LabelMap> EditSession::newLabelMap() {
 
 void EditSession::addLabelMap(std::shared_ptr<core::LabelMap> map) {
   document_.addLabelMap(map);
+  mirrors_[map.get()] = std::make_unique<core::LabelMirror>(map, false);
   context_.labels = std::move(map);
   fixActiveLabel();
   flush();
@@ -93,36 +95,28 @@ void EditSession::setActiveLabelMap(int index) {
   flush();
 }
 
-void EditSession::installRecovered(const core::LabelMap& recovered) {
-  std::vector<core::Segment> unlocked = recovered.segments();
-  for (core::Segment& s : unlocked) {
-    s.locked = false;  // the edit below must be able to write every label
-  }
-  auto map = document_.addLabelMap(recovered.name(), unlocked);
+void EditSession::installRecovered(RecoveredMap recovered) {
+  auto map = recovered.map;
+  document_.addRecoveredLabelMap(map,
+                                 std::make_unique<core::VoxelEditCommand>(
+                                     map, std::move(recovered.restore), "Recovered edits"),
+                                 std::move(recovered.journal));
+  mirrors_[map.get()] = std::make_unique<core::LabelMirror>(map, false);
+  document_.markModified(*map);  // even when the restore entry is empty (a renamed segment)
   context_.labels = map;
-  core::LabelMapEdit edit(*map);
-  const core::Size3& n = map->geometry().size;
-  const std::uint16_t* src = recovered.data();
-  for (std::size_t k = 0, idx = 0; k < n[2]; ++k) {
-    for (std::size_t j = 0; j < n[1]; ++j) {
-      for (std::size_t i = 0; i < n[0]; ++i, ++idx) {
-        if (src[idx] != 0) {
-          edit.write(i, j, k, src[idx]);
-        }
-      }
-    }
-  }
-  core::VoxelDelta delta = edit.commit();
-  map->segments() = recovered.segments();
-  document_.segmentsChanged(*map);
-  if (!delta.empty()) {
-    document_.undoStack().push(
-        std::make_unique<core::VoxelEditCommand>(map, std::move(delta), "Recovered edits"));
-  } else {
-    tableDirty_ = true;
-  }
   fixActiveLabel();
   flush();
+}
+
+std::shared_ptr<const core::LabelMap> EditSession::readCopy(const core::LabelMap& map) {
+  const auto it = mirrors_.find(&map);
+  if (it == mirrors_.end()) {
+    return nullptr;
+  }
+  if (document_.hasPendingChanges()) {
+    flush();  // the mirror must know every box edited so far
+  }
+  return it->second->read();
 }
 
 void EditSession::setActiveLabel(std::uint16_t label) {
@@ -247,7 +241,7 @@ void EditSession::setSegmentLocked(std::uint16_t label, bool locked) {
 }
 
 void EditSession::tableEdited() {
-  tableDirty_ = true;
+  document_.markModified(*activeMap());
   document_.segmentsChanged(*activeMap());
   flush();
 }
@@ -332,19 +326,16 @@ bool EditSession::refuseEdit() {
 }
 
 bool EditSession::hasUnsavedChanges() const {
-  return document_.hasUnsavedChanges() || tableDirty_;
+  return document_.hasUnsavedChanges();
 }
 
-void EditSession::markSaved() {
-  document_.markSaved();
-  tableDirty_ = false;
+void EditSession::markSaved(const core::LabelMap& map) {
+  document_.markSaved(map);
   flush();
 }
 
 void EditSession::discardRecovery() {
-  if (core::EditJournal* journal = document_.journal()) {
-    journal->discard();
-  }
+  document_.discardJournals();
 }
 
 void EditSession::flush() {
@@ -376,6 +367,9 @@ void EditSession::onChange(const core::DocumentChange& c) {
       break;
     }
     case core::ChangeKind::Voxels:
+      if (const auto it = mirrors_.find(c.labelMap); it != mirrors_.end()) {
+        it->second->touch(c.box);
+      }
       display_->voxelsChanged(*c.labelMap, c.box);
       Q_EMIT voxelsChanged(c.box);
       break;

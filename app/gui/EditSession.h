@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 
 #include "annotation/EditContext.h"
 #include "annotation/ops/BoxMask.h"
 #include "core/model/Document.h"
+#include "core/model/LabelMirror.h"
 #include "viewers/LabelDisplayState.h"
 
 namespace delineate::app {
@@ -49,9 +51,19 @@ class EditSession : public QObject {
   // Adds a loaded map and makes it active; throws core::Error naming a grid difference.
   void addLabelMap(std::shared_ptr<core::LabelMap> map);
   void setActiveLabelMap(int index);
-  // Recovery: a new map with `recovered`'s name and segments whose voxels are written as one
-  // undoable edit ("Recovered edits"), so the session is unsaved.
-  void installRecovered(const core::LabelMap& recovered);
+  // Recovery: a recovered map (built by a job, see RecoveryController) becomes a new label map;
+  // `restore` (empty map -> recovered, already applied) is one undo entry ("Recovered edits");
+  // `journal` continues the crashed session's journal. The map is unsaved.
+  struct RecoveredMap {
+    std::shared_ptr<core::LabelMap> map;
+    core::VoxelDelta restore;
+    std::unique_ptr<core::EditJournal> journal;
+  };
+  void installRecovered(RecoveredMap recovered);
+
+  // A copy of `map` that a job may read while editing goes on (core::LabelMirror), or null while
+  // the copy is being brought up to date or an earlier job still reads it: try again shortly.
+  std::shared_ptr<const core::LabelMap> readCopy(const core::LabelMap& map);
 
   std::uint16_t activeLabel() const { return context_.activeLabel; }
   void setActiveLabel(std::uint16_t label);
@@ -83,7 +95,8 @@ class EditSession : public QObject {
   bool refuseEdit();
 
   bool hasUnsavedChanges() const;
-  void markSaved();
+  bool isModified(const core::LabelMap& map) const { return document_.isModified(map); }
+  void markSaved(const core::LabelMap& map);
   // A clean end of the session: its recovery journal goes.
   void discardRecovery();
 
@@ -111,7 +124,7 @@ class EditSession : public QObject {
   annotation::EditContext context_;
   std::shared_ptr<viewers::LabelDisplayState> display_;
   int observerId_ = 0;
-  bool tableDirty_ = false;
+  std::map<const core::LabelMap*, std::unique_ptr<core::LabelMirror>> mirrors_;
   bool lastModified_ = false;
   QString busyTitle_;
   std::function<void()> cancelBusy_;

@@ -16,6 +16,7 @@
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/LabelFileController.h"
 #include "app/gui/RecoveryController.h"
+#include "app/gui/RecoverySnapshots.h"
 #include "app/gui/SegmentMeasurer.h"
 #include "app/gui/SegmentOperationsController.h"
 #include "app/gui/SegmentsDock.h"
@@ -43,6 +44,7 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   measurer_ = new SegmentMeasurer(session_, 400, this);
   surfaces_ = new SurfaceController(session_, views_->volumeView(), 500, this);
   recovery_ = new RecoveryController(session_, interactive_, this);
+  snapshots_ = new RecoverySnapshots(session_, 500, this);
 
   connect(recovery_, &RecoveryController::failed, this, &EditingFeature::showError);
   connect(session_, &EditSession::statusMessage, this,

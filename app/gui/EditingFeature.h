@@ -27,6 +27,7 @@ class EditJobs;
 class EditSession;
 class LabelFileController;
 class RecoveryController;
+class RecoverySnapshots;
 class SegmentMeasurer;
 class SegmentOperationsController;
 class SegmentsDock;
@@ -70,6 +71,7 @@ class EditingFeature : public QObject {
   SegmentMeasurer* measurer() const { return measurer_; }
   SurfaceController* surfaces() const { return surfaces_; }
   RecoveryController* recovery() const { return recovery_; }
+  RecoverySnapshots* snapshots() const { return snapshots_; }
   SegmentsDock* segmentsDock() const { return dock_; }
 
  Q_SIGNALS:
@@ -90,6 +92,7 @@ class EditingFeature : public QObject {
   SegmentMeasurer* measurer_ = nullptr;
   SurfaceController* surfaces_ = nullptr;
   RecoveryController* recovery_ = nullptr;
+  RecoverySnapshots* snapshots_ = nullptr;
   SegmentsDock* dock_ = nullptr;
   QString pendingLabels_;
   bool closeAfterSave_ = false;

@@ -225,9 +225,7 @@ bool LabelFileController::saveTo(const QString& path) {
       },
       [this, source, path](bool) {
         paths_[source.get()] = path;
-        if (session_->activeMap() == source) {
-          session_->markSaved();
-        }
+        session_->markSaved(*source);
         Q_EMIT session_->statusMessage(tr("Saved %1").arg(path));
         Q_EMIT saved(path);
       },

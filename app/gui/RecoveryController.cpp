@@ -11,6 +11,7 @@
 
 #include "app/gui/EditSession.h"
 #include "app/gui/JobRunner.h"
+#include "core/edit/LabelMapEdit.h"
 
 namespace delineate::app {
 
@@ -65,7 +66,7 @@ Choice askUser(const std::vector<core::RecoverableSession>& sessions, QWidget* p
 }  // namespace
 
 RecoveryController::RecoveryController(EditSession* session, bool interactive, QObject* parent)
-    : QObject(parent), session_(session), jobs_(new JobRunner(this)), interactive_(interactive) {}
+    : QObject(parent), edits_(session), jobs_(new JobRunner(this)), interactive_(interactive) {}
 
 RecoveryController::~RecoveryController() {
   jobs_->cancel();
@@ -81,13 +82,12 @@ fs::path RecoveryController::recoveryRoot() {
 
 std::vector<core::RecoverableSession> RecoveryController::findSessions() {
   auto sessions = core::EditJournal::findRecoverable(recoveryRoot());
-  // A journal without records lost nothing: its snapshot is what was opened or last saved.
+  // A journal without records lost nothing: its base is what was opened or last saved.
   std::erase_if(sessions, [](const core::RecoverableSession& s) {
-    std::error_code ec;
-    const auto journal = s.folder / "journal.bin";
-    if (std::filesystem::exists(journal, ec) && std::filesystem::file_size(journal, ec) > 0) {
+    if (s.records > 0) {
       return false;
     }
+    std::error_code ec;
     std::filesystem::remove_all(s.folder, ec);
     return true;
   });
@@ -120,49 +120,82 @@ QString RecoveryController::offer(Mode mode, QWidget* parent) {
   return QString::fromStdString(chosen.sourcePath);
 }
 
+std::shared_ptr<RecoveryController::Built> RecoveryController::build(
+    const core::RecoverableSession& session, core::ProgressSink& progress) {
+  progress.report(0.0, "Reading the journal");
+  const core::LabelMap recovered = core::EditJournal::recover(session);
+  progress.throwIfCancelled();
+  std::vector<core::Segment> unlocked = recovered.segments();
+  for (core::Segment& s : unlocked) {
+    s.locked = false;  // the edit below must be able to write every label
+  }
+  auto built = std::make_shared<Built>();
+  built->map = std::make_shared<core::LabelMap>(recovered.name(), recovered.geometry(), unlocked);
+  core::LabelMapEdit edit(*built->map);
+  const core::Size3& n = recovered.geometry().size;
+  const std::uint16_t* src = recovered.data();
+  for (std::size_t k = 0, idx = 0; k < n[2]; ++k) {
+    progress.report(0.5 + 0.5 * static_cast<double>(k) / static_cast<double>(n[2]),
+                    "Rebuilding the label map");
+    for (std::size_t j = 0; j < n[1]; ++j) {
+      for (std::size_t i = 0; i < n[0]; ++i, ++idx) {
+        if (src[idx] != 0) {
+          edit.write(i, j, k, src[idx]);
+        }
+      }
+    }
+  }
+  built->restore = edit.commit();
+  built->map->segments() = recovered.segments();
+  return built;
+}
+
 void RecoveryController::recover(const core::RecoverableSession& session) {
   reading_ = true;
-  folder_ = session.folder;
+  session_ = session;
   source_ = QString::fromStdString(session.sourcePath);
-  jobs_->run<std::shared_ptr<core::LabelMap>>(
+  jobs_->run<std::shared_ptr<Built>>(
       tr("Recovering %1").arg(QString::fromStdString(session.labelName)),
-      [session](core::ProgressSink& progress) {
-        progress.throwIfCancelled();
-        return std::make_shared<core::LabelMap>(core::EditJournal::recover(session));
-      },
-      [this](std::shared_ptr<core::LabelMap> map) {
+      [session](core::ProgressSink& progress) { return build(session, progress); },
+      [this](std::shared_ptr<Built> built) {
         reading_ = false;
-        recovered_ = std::move(map);
+        recovered_ = std::move(built);
         tryInstall();
       },
       [this](const QString& error, bool) {
         reading_ = false;
         const QString message = tr("Cannot recover the session in %1:\n%2")
-                                    .arg(QString::fromStdString(folder_.string()), error);
+                                    .arg(QString::fromStdString(session_.folder.string()), error);
         Q_EMIT failed(message);
       });
 }
 
 void RecoveryController::tryInstall() {
-  const core::VolumePtr& image = session_->image();
+  const core::VolumePtr& image = edits_->image();
   if (!recovered_ || !image) {
     return;
   }
-  const std::string diff = recovered_->geometry().differenceFrom(image->geometry());
+  const std::string diff = recovered_->map->geometry().differenceFrom(image->geometry());
   if (!diff.empty()) {
     // Not the image it was drawn on: leave the session on disk for a later start.
     recovered_.reset();
-    Q_EMIT failed(
-        tr("The recovered label map was drawn on %1, not on the image shown (%2). "
-           "It stays in %3 for the next start.")
-            .arg(source_, QString::fromStdString(diff), QString::fromStdString(folder_.string())));
+    Q_EMIT failed(tr("The recovered label map was drawn on %1, not on the image shown (%2). "
+                     "It stays in %3 for the next start.")
+                      .arg(source_, QString::fromStdString(diff),
+                           QString::fromStdString(session_.folder.string())));
     return;
   }
-  session_->installRecovered(*recovered_);
+  EditSession::RecoveredMap install{recovered_->map, std::move(recovered_->restore), nullptr};
   recovered_.reset();
-  std::error_code ec;
-  fs::remove_all(folder_, ec);
-  Q_EMIT session_->statusMessage(tr("Recovered the unsaved label map of %1").arg(source_));
+  try {
+    install.journal = core::EditJournal::adopt(session_);
+  } catch (const std::exception& e) {
+    // Still recovered; only its own crash protection is missing until the next snapshot.
+    Q_EMIT edits_->statusMessage(
+        tr("Recovered, but cannot continue its journal: %1").arg(e.what()));
+  }
+  edits_->installRecovered(std::move(install));
+  Q_EMIT edits_->statusMessage(tr("Recovered the unsaved label map of %1").arg(source_));
   Q_EMIT recovered(source_);
 }
 

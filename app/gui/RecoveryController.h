@@ -4,7 +4,8 @@
 // whose process is gone, it offers them (a dialog listing source image, label map and time),
 // recovers the newest without asking (--recover) or leaves them (--no-recover, screenshots).
 // Recovering opens the session's source image, then installs the recovered label map as one
-// undoable edit, marked unsaved; the old session folder is removed once it is installed.
+// undoable edit, marked unsaved; its journal continues in the old session folder. The job builds
+// the map and its undo entry; the GUI thread only hands them over.
 #include <QObject>
 #include <QString>
 #include <filesystem>
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "core/edit/EditJournal.h"
+#include "core/edit/VoxelDelta.h"
+#include "core/jobs/ProgressSink.h"
 
 class QWidget;
 
@@ -47,17 +50,26 @@ class RecoveryController : public QObject {
   void tryInstall();
   bool pending() const { return reading_ || recovered_ != nullptr; }
 
+  // The work of the recovery job (any thread): the recovered map and the undo entry that creates
+  // it from an empty map.
+  struct Built {
+    std::shared_ptr<core::LabelMap> map;
+    core::VoxelDelta restore;
+  };
+  static std::shared_ptr<Built> build(const core::RecoverableSession& session,
+                                      core::ProgressSink& progress);
+
  Q_SIGNALS:
   void recovered(const QString& source);
   void failed(const QString& message);
 
  private:
-  EditSession* session_;
+  EditSession* edits_;
   JobRunner* jobs_;
   bool interactive_;
   bool reading_ = false;
-  std::shared_ptr<core::LabelMap> recovered_;
-  std::filesystem::path folder_;
+  std::shared_ptr<Built> recovered_;
+  core::RecoverableSession session_;
   QString source_;
 };
 

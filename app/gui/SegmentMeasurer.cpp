@@ -1,7 +1,6 @@
 #include "app/gui/SegmentMeasurer.h"
 
 #include <QTimer>
-#include <cstring>
 #include <memory>
 
 #include "app/gui/EditSession.h"
@@ -42,11 +41,12 @@ void SegmentMeasurer::measureNow() {
     Q_EMIT measured();
     return;
   }
-  // A snapshot: the worker must not read voxels the GUI thread is painting.
-  auto voxels = std::make_shared<core::VoxelBuffer>(core::ScalarType::UInt16, map->voxelCount());
-  std::memcpy(voxels->data(), map->data(), voxels->bytes());
-  auto copy =
-      std::make_shared<const core::LabelMap>(map->name(), map->geometry(), voxels, map->segments());
+  // The worker reads a copy: never voxels the GUI thread is painting.
+  auto copy = session_->readCopy(*map);
+  if (!copy) {
+    timer_->start(kRetryMs);  // the copy is being brought up to date
+    return;
+  }
   const core::VolumePtr image = session_->image();
   jobs_->run<std::vector<core::SegmentMeasurement>>(
       tr("Measuring segments"),

@@ -31,6 +31,7 @@ class SegmentMeasurer : public QObject {
   void measured();
 
  private:
+  static constexpr int kRetryMs = 30;
   void schedule();
 
   EditSession* session_;

@@ -1,14 +1,63 @@
 #include "app/gui/SurfaceController.h"
 
+#include <vtkAppendPolyData.h>
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
 #include <vtkPolyData.h>
 
 #include <QTimer>
+#include <optional>
 
 #include "app/gui/EditSession.h"
 #include "app/gui/JobRunner.h"
 #include "viewers/VolumeView.h"
 
 namespace delineate::app {
+
+namespace {
+
+struct MapInput {
+  std::shared_ptr<const core::LabelMap> copy;
+  std::vector<std::uint16_t> labels;
+  double offset = 0;  // added to the label values: one colour table for every map
+};
+
+// Any thread: the surfaces of every map, scalars shifted into the combined colour table.
+vtkSmartPointer<vtkPolyData> buildAll(const std::vector<MapInput>& inputs,
+                                      const viewers::SurfaceOptions& options,
+                                      core::ProgressSink& progress) {
+  vtkNew<vtkAppendPolyData> append;
+  int parts = 0;
+  for (std::size_t m = 0; m < inputs.size(); ++m) {
+    const MapInput& in = inputs[m];
+    const double share = 1.0 / static_cast<double>(inputs.size());
+    core::SubProgress sub(progress, share * static_cast<double>(m),
+                          share * static_cast<double>(m + 1));
+    const core::VoxelBox box = viewers::labelContentBox(*in.copy);
+    sub.throwIfCancelled();
+    const viewers::LabelSnapshot snapshot = viewers::snapshotLabels(*in.copy, box, in.labels);
+    vtkSmartPointer<vtkPolyData> surfaces = viewers::buildSegmentSurfaces(snapshot, options, sub);
+    if (surfaces->GetNumberOfPoints() == 0) {
+      continue;
+    }
+    if (in.offset != 0) {
+      vtkDataArray* scalars = surfaces->GetPointData()->GetScalars();
+      for (vtkIdType i = 0; scalars && i < scalars->GetNumberOfTuples(); ++i) {
+        scalars->SetTuple1(i, scalars->GetTuple1(i) + in.offset);
+      }
+    }
+    append->AddInputData(surfaces);
+    ++parts;
+  }
+  if (parts == 0) {
+    return vtkSmartPointer<vtkPolyData>::New();
+  }
+  append->Update();
+  return append->GetOutput();
+}
+
+}  // namespace
 
 SurfaceController::SurfaceController(EditSession* session, viewers::VolumeView* view,
                                      int debounceMs, QObject* parent)
@@ -21,12 +70,9 @@ SurfaceController::SurfaceController(EditSession* session, viewers::VolumeView* 
   timer_->setSingleShot(true);
   timer_->setInterval(debounceMs);
   connect(timer_, &QTimer::timeout, this, &SurfaceController::rebuildNow);
-  connect(session_, &EditSession::labelMapsChanged, this, &SurfaceController::onMapsChanged);
+  connect(session_, &EditSession::labelMapsChanged, this, &SurfaceController::schedule);
   connect(session_, &EditSession::segmentsChanged, this, &SurfaceController::schedule);
-  connect(session_, &EditSession::voxelsChanged, this, [this](const core::VoxelBox& box) {
-    content_.include(box);
-    schedule();
-  });
+  connect(session_, &EditSession::voxelsChanged, this, &SurfaceController::schedule);
   // Segment opacity set to 0 in the dock hides a surface too.
   displayObserver_ = display_->addObserver([this](const viewers::LabelChange& c) {
     if (c.kind == viewers::LabelChange::Segments) {
@@ -45,39 +91,44 @@ bool SurfaceController::pending() const {
   return timer_->isActive() || jobs_->busy();
 }
 
-void SurfaceController::onMapsChanged() {
-  const auto map = session_->activeMap();
-  if (map.get() != map_) {
-    map_ = map.get();
-    content_ = map ? viewers::labelContentBox(*map) : core::VoxelBox{};
-  }
-  schedule();
-}
-
 void SurfaceController::schedule() {
   timer_->start();
 }
 
 void SurfaceController::rebuildNow() {
   timer_->stop();
+  std::vector<MapInput> inputs;
+  std::vector<viewers::LabelColor> colors;
+  std::optional<core::ImageGeometry> geometry;
+  for (const auto& map : session_->document().labelMaps()) {
+    std::vector<std::uint16_t> labels = display_->visibleLabels(*map);
+    if (labels.empty()) {
+      continue;
+    }
+    auto copy = session_->readCopy(*map);
+    if (!copy) {
+      timer_->start(kRetryMs);  // the copy is being brought up to date
+      return;
+    }
+    const std::vector<viewers::LabelColor> table = display_->colorTable(*map);
+    inputs.push_back({std::move(copy), std::move(labels), static_cast<double>(colors.size())});
+    colors.insert(colors.end(), table.begin(), table.end());
+    geometry = map->geometry();
+  }
   const unsigned generation = ++generation_;
-  const auto map = session_->activeMap();
-  if (!map || map.get() != map_) {
+  if (inputs.empty()) {
     jobs_->cancel();
     view_->setSurfaces(nullptr, {});
     return;
   }
-  auto snapshot = std::make_shared<const viewers::LabelSnapshot>(
-      viewers::snapshotLabels(*map, content_, session_->display()->visibleLabels(*map)));
   const viewers::SurfaceOptions options = options_;
-  const core::ImageGeometry geometry = map->geometry();
-  const std::vector<viewers::LabelColor> colors = session_->display()->colorTable(*map);
   jobs_->run<vtkSmartPointer<vtkPolyData>>(
       tr("Building surfaces"),
-      [snapshot, options](core::ProgressSink& progress) {
-        return viewers::buildSegmentSurfaces(*snapshot, options, progress);
+      [inputs = std::move(inputs), options](core::ProgressSink& progress) {
+        return buildAll(inputs, options, progress);
       },
-      [this, geometry, colors, generation](vtkSmartPointer<vtkPolyData> surfaces) {
+      [this, geometry = *geometry, colors = std::move(colors),
+       generation](vtkSmartPointer<vtkPolyData> surfaces) {
         if (generation != generation_) {
           return;  // finished although cancelled: a newer state is coming
         }

@@ -1,8 +1,9 @@
 #pragma once
-// Keeps the 3D view's segment surfaces current: a while after the last edit (debounced) it copies
-// the part of the active label map that holds segments and builds the surfaces in a background
-// job (viewers::buildSegmentSurfaces: discrete flying edges + windowed-sinc smoothing), then hands
-// the vtkPolyData to the VolumeView on the GUI thread. A newer edit cancels a running build.
+// Keeps the 3D view's segment surfaces current: a while after the last edit (debounced) it takes
+// a worker copy of every label map with visible segments (EditSession::readCopy) and builds their
+// surfaces in a background job (viewers::buildSegmentSurfaces: discrete flying edges +
+// windowed-sinc smoothing), one colour table for all maps, then hands the vtkPolyData to the
+// VolumeView on the GUI thread. A newer edit cancels a running build.
 #include <QObject>
 #include <memory>
 
@@ -38,8 +39,8 @@ class SurfaceController : public QObject {
   int builds() const { return builds_; }
 
  private:
-  void onMapsChanged();
   void schedule();
+  static constexpr int kRetryMs = 30;
 
   EditSession* session_;
   viewers::VolumeView* view_;
@@ -48,8 +49,6 @@ class SurfaceController : public QObject {
   QTimer* timer_;
   JobRunner* jobs_;
   viewers::SurfaceOptions options_;
-  const core::LabelMap* map_ = nullptr;
-  core::VoxelBox content_;  // holds every non-zero voxel of map_ (grows with edits)
   int builds_ = 0;
   unsigned generation_ = 0;  // results of older builds are dropped
 };

@@ -6,6 +6,7 @@ namespace delineate::core {
 
 LabelMapEdit::LabelMapEdit(LabelMap& map, PaintPolicy policy)
     : map_(map), policy_(policy), lockedLabels_(65536, false) {
+  map_.editOpened();
   for (const Segment& s : map.segments()) {
     lockedLabels_[s.label] = s.locked;
   }
@@ -20,6 +21,7 @@ LabelMapEdit::~LabelMapEdit() {
   if (open_) {
     rollback();
   }
+  map_.editClosed();
 }
 
 bool LabelMapEdit::allowed(std::size_t n, std::uint16_t value) const {

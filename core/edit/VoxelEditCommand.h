@@ -18,6 +18,7 @@ class VoxelEditCommand : public Command {
   void revert() override;
   std::size_t byteSize() const override { return sizeof(*this) + delta_.byteSize() + text_.size(); }
   std::string text() const override { return text_; }
+  const LabelMap* labelMap() const override { return map_.get(); }
   const VoxelDelta& delta() const { return delta_; }
   const std::shared_ptr<LabelMap>& map() const { return map_; }
 

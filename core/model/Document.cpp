@@ -16,10 +16,8 @@ void Document::setImage(VolumePtr image) {
   labelMaps_.clear();
   active_ = 0;
   undo_.clear();
-  if (journal_) {
-    journal_->discard();
-    journal_.reset();
-  }
+  discardJournals();
+  states_.clear();
   post(ChangeKind::Image);
 }
 
@@ -29,11 +27,27 @@ std::shared_ptr<LabelMap> Document::addLabelMap(const std::string& name,
     throw Error(ErrorKind::InvalidInput, name, "open an image before adding a label map");
   }
   auto labels = std::make_shared<LabelMap>(name, image_->geometry(), std::move(segments));
-  addLabelMap(labels);
+  insertLabelMap(labels);
+  startJournal(*labels, true);
   return labels;
 }
 
 void Document::addLabelMap(std::shared_ptr<LabelMap> labels) {
+  insertLabelMap(labels);
+  startJournal(*labels, false);
+}
+
+void Document::addRecoveredLabelMap(std::shared_ptr<LabelMap> labels,
+                                    std::unique_ptr<Command> restore,
+                                    std::unique_ptr<EditJournal> journal) {
+  insertLabelMap(labels);
+  states_[labels.get()].journal = std::move(journal);
+  journaling_ = false;
+  undo_.push(std::move(restore));
+  journaling_ = true;
+}
+
+void Document::insertLabelMap(std::shared_ptr<LabelMap> labels) {
   if (!image_) {
     throw Error(ErrorKind::InvalidInput, labels->name(), "open an image before adding a label map");
   }
@@ -42,9 +56,18 @@ void Document::addLabelMap(std::shared_ptr<LabelMap> labels) {
     throw Error(ErrorKind::InvalidInput, labels->name(),
                 "label map grid differs from the image: " + diff);
   }
+  states_[labels.get()];
   labelMaps_.push_back(std::move(labels));
   setActiveLabelMap(labelMaps_.size() - 1);
   post(ChangeKind::LabelMaps);
+}
+
+void Document::startJournal(const LabelMap& labels, bool empty) {
+  MapState& state = states_[&labels];
+  if (!recoveryRoot_.empty() && !state.journal) {
+    state.journal = std::make_unique<EditJournal>(
+        recoveryRoot_, labels, image_ ? image_->info().sourcePath : std::string(), empty);
+  }
 }
 
 std::shared_ptr<LabelMap> Document::activeLabelMap() const {
@@ -56,33 +79,72 @@ void Document::setActiveLabelMap(std::size_t index) {
     return;
   }
   active_ = index;
-  if (!recoveryRoot_.empty()) {
-    if (journal_) {
-      journal_->discard();
-    }
-    journal_ = std::make_unique<EditJournal>(recoveryRoot_, *labelMaps_[active_],
-                                             image_ ? image_->info().sourcePath : std::string());
-  }
   post(ChangeKind::LabelMaps);
 }
 
-void Document::markSaved() {
-  undo_.setClean();
-  if (journal_ && activeLabelMap()) {
-    journal_->compact(*activeLabelMap());
+bool Document::isModified(const LabelMap& labels) const {
+  const auto it = states_.find(&labels);
+  if (it == states_.end()) {
+    return false;
+  }
+  const MapState& s = it->second;
+  const std::uint64_t top = s.applied.empty() ? 0 : s.applied.back();
+  return s.forcedModified || top != s.savedTop;
+}
+
+bool Document::hasUnsavedChanges() const {
+  for (const auto& map : labelMaps_) {
+    if (isModified(*map)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void Document::markSaved(const LabelMap& labels) {
+  const auto it = states_.find(&labels);
+  if (it == states_.end()) {
+    return;
+  }
+  MapState& s = it->second;
+  s.savedTop = s.applied.empty() ? 0 : s.applied.back();
+  s.forcedModified = false;
+  if (s.journal) {
+    s.journal->requestSnapshot();
+  }
+}
+
+void Document::markModified(const LabelMap& labels) {
+  if (const auto it = states_.find(&labels); it != states_.end()) {
+    it->second.forcedModified = true;
   }
 }
 
 void Document::enableRecovery(const std::filesystem::path& root) {
   recoveryRoot_ = root;
-  if (activeLabelMap()) {
-    setActiveLabelMap(active_);
+  for (const auto& map : labelMaps_) {
+    // Maps added before recovery was on: empty only if nothing was ever applied to them.
+    startJournal(*map, false);
+  }
+}
+
+EditJournal* Document::journal(const LabelMap& labels) {
+  const auto it = states_.find(&labels);
+  return it == states_.end() ? nullptr : it->second.journal.get();
+}
+
+void Document::discardJournals() {
+  for (auto& [map, state] : states_) {
+    if (state.journal) {
+      state.journal->discard();
+      state.journal.reset();
+    }
   }
 }
 
 void Document::segmentsChanged(const LabelMap& labels) {
-  if (journal_ && &labels == activeLabelMap().get()) {
-    journal_->recordSegments(labels.segments());
+  if (EditJournal* j = journal(labels)) {
+    j->recordSegments(labels.segments());
   }
   pendingSegments_[&labels] = true;
 }
@@ -92,14 +154,31 @@ void Document::voxelsChanged(const LabelMap& labels, const VoxelBox& box) {
 }
 
 void Document::onUndoEvent(Command& command, UndoEvent event) {
+  const LabelMap* map = command.labelMap();
+  const auto it = map ? states_.find(map) : states_.end();
+  if (it == states_.end()) {
+    return;
+  }
+  MapState& state = it->second;
+  if (event == UndoEvent::Undone) {
+    if (!state.applied.empty() && state.applied.back() == command.serial()) {
+      state.applied.pop_back();
+    }
+  } else {
+    state.applied.push_back(command.serial());
+    if (state.applied.size() > undo_.maxEntries() + 1) {
+      // Older entries can no longer be undone: their serials can never be the top again.
+      state.applied.erase(state.applied.begin());
+    }
+  }
   auto* edit = dynamic_cast<VoxelEditCommand*>(&command);
   if (!edit) {
     return;
   }
-  if (journal_ && edit->map() == activeLabelMap()) {
-    journal_->recordDelta(edit->delta(), event != UndoEvent::Undone);
+  if (state.journal && journaling_) {
+    state.journal->recordDelta(edit->delta(), event != UndoEvent::Undone);
   }
-  pending_[edit->map().get()].include(edit->delta().box());
+  pending_[map].include(edit->delta().box());
 }
 
 int Document::addObserver(Observer observer) {

@@ -1,7 +1,8 @@
 #pragma once
 // The one owner of what the user works on: the image, its label maps, the undo stack and the
-// crash-recovery journal. Lives on the GUI thread; workers get const snapshots. Changes are
-// collected and delivered coalesced (one notification per frame, not per voxel).
+// crash-recovery journals (one per label map). Lives on the GUI thread; workers get const
+// snapshots. Changes are collected and delivered coalesced (one notification per frame, not per
+// voxel). Unsaved state is kept per label map: saving one map leaves the others unsaved.
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,18 +40,31 @@ class Document {
   std::shared_ptr<LabelMap> addLabelMap(const std::string& name,
                                         std::vector<Segment> segments = {});
   // Adds an existing label map (loaded from a file); throws Error naming the grid difference.
+  // Its journal needs a snapshot (EditJournal::needsSnapshot) before it can recover anything.
   void addLabelMap(std::shared_ptr<LabelMap> labels);
+  // Adds a recovered label map: `journal` (EditJournal::adopt) already holds its state, and
+  // `restore` — the edit from an empty map to it, already applied — becomes one undo entry that
+  // is not journaled again. The map is unsaved.
+  void addRecoveredLabelMap(std::shared_ptr<LabelMap> labels, std::unique_ptr<Command> restore,
+                            std::unique_ptr<EditJournal> journal);
   const std::vector<std::shared_ptr<LabelMap>>& labelMaps() const { return labelMaps_; }
   std::shared_ptr<LabelMap> activeLabelMap() const;
   void setActiveLabelMap(std::size_t index);
 
   UndoStack& undoStack() { return undo_; }
-  bool hasUnsavedChanges() const { return !undo_.isClean(); }
-  void markSaved();
+  // Any label map differs from what was last saved or loaded.
+  bool hasUnsavedChanges() const;
+  bool isModified(const LabelMap& labels) const;
+  // `labels` as it is now is on disk; its journal asks for a fresh snapshot.
+  void markSaved(const LabelMap& labels);
+  // A change outside the undo stack (visibility, lock) that still needs saving.
+  void markModified(const LabelMap& labels);
 
-  // Journals edits of the active label map under `root` (crash recovery); off until called.
+  // Journals edits of every label map under `root` (crash recovery); off until called.
   void enableRecovery(const std::filesystem::path& root);
-  EditJournal* journal() { return journal_.get(); }
+  EditJournal* journal(const LabelMap& labels);
+  // The sessions' journals end cleanly (the user saved or discarded): their folders go.
+  void discardJournals();
 
   // Segment table edits (rename, recolour, lock...) go through here to be journaled and announced.
   void segmentsChanged(const LabelMap& labels);
@@ -64,15 +78,26 @@ class Document {
   bool hasPendingChanges() const { return !pending_.empty() || pendingKinds_ != 0; }
 
  private:
+  // Per label map: its journal and what distinguishes its saved state.
+  struct MapState {
+    std::unique_ptr<EditJournal> journal;
+    std::vector<std::uint64_t> applied;  // serials of its applied commands, oldest first
+    std::uint64_t savedTop = 0;          // applied.back() when last saved or loaded (0: none)
+    bool forcedModified = false;         // changed outside the undo stack since then
+  };
+
   void onUndoEvent(Command& command, UndoEvent event);
   void post(ChangeKind kind);
+  void insertLabelMap(std::shared_ptr<LabelMap> labels);
+  void startJournal(const LabelMap& labels, bool empty);
 
   VolumePtr image_;
   std::vector<std::shared_ptr<LabelMap>> labelMaps_;
   std::size_t active_ = 0;
   UndoStack undo_;
-  std::unique_ptr<EditJournal> journal_;
+  std::map<const LabelMap*, MapState> states_;
   std::filesystem::path recoveryRoot_;
+  bool journaling_ = true;  // off while a recovered map's restore entry is pushed
   std::map<int, Observer> observers_;
   int nextObserver_ = 1;
   std::map<const LabelMap*, VoxelBox> pending_;

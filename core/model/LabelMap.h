@@ -51,6 +51,10 @@ class LabelMap {
   // Incremented by every committed voxel change; views compare it to know when to re-upload.
   std::uint64_t version() const { return version_; }
   void bumpVersion() { ++version_; }
+  // LabelMapEdits alive on this map (a stroke in progress): its voxels may still roll back.
+  int openEdits() const { return openEdits_; }
+  void editOpened() { ++openEdits_; }
+  void editClosed() { --openEdits_; }
 
  private:
   std::string name_;
@@ -58,6 +62,7 @@ class LabelMap {
   std::shared_ptr<VoxelBuffer> voxels_;
   std::vector<Segment> segments_;
   std::uint64_t version_ = 0;
+  int openEdits_ = 0;
 };
 
 }  // namespace delineate::core

@@ -48,7 +48,7 @@ TEST(Document, EditsAreCoalescedIntoOneNotificationPerFlush) {
   EXPECT_EQ(seen[0].box.lo[0], 2u);
   EXPECT_EQ(seen[0].box.hi[0], 17u);
   EXPECT_TRUE(doc.hasUnsavedChanges());
-  doc.markSaved();
+  doc.markSaved(*doc.activeLabelMap());
   EXPECT_FALSE(doc.hasUnsavedChanges());
   seen.clear();
   doc.undoStack().undo();
@@ -72,19 +72,65 @@ TEST(Document, RefusesALabelMapOnAnotherGrid) {
   }
 }
 
-TEST(Document, JournalsEditsOfTheActiveLabelMap) {
+TEST(Document, EveryLabelMapKeepsItsOwnJournalAcrossSwitches) {
   delineate::test::TempDir dir;
   Document doc;
   doc.setImage(makeImage());
-  doc.addLabelMap("labels", {{.label = 1, .name = "A"}});
+  auto first = doc.addLabelMap("first", {{.label = 1, .name = "A"}});
   doc.enableRecovery(dir.path());
-  ASSERT_NE(doc.journal(), nullptr);
+  auto second = doc.addLabelMap("second", {{.label = 1, .name = "B"}});
+  ASSERT_NE(doc.journal(*first), nullptr);
+  ASSERT_NE(doc.journal(*second), nullptr);
+  EXPECT_FALSE(doc.journal(*second)->needsSnapshot()) << "a new map is empty: no snapshot";
+  doc.setActiveLabelMap(0);
   paint(doc, 3, 1);
+  doc.setActiveLabelMap(1);
   paint(doc, 8, 1);
+  doc.setActiveLabelMap(0);
+  paint(doc, 12, 1);
   doc.undoStack().undo();
-  EXPECT_GT(doc.journal()->journalBytes(), 0u);
-  RecoverableSession s{doc.journal()->folder(), "/images/ct", "labels", "", 1};
-  const LabelMap recovered = EditJournal::recover(s);
-  EXPECT_EQ(recovered.at(3, 5, 5), 1);
-  EXPECT_EQ(recovered.at(8, 5, 5), 0);
+  // `first` was there before recovery was on: its journal waits for a snapshot.
+  doc.journal(*first)->compact(*first);
+  paint(doc, 14, 1);
+  for (const auto& map : {first, second}) {
+    RecoverableSession s{doc.journal(*map)->folder(), "/images/ct", map->name(), "", 1};
+    const LabelMap recovered = EditJournal::recover(s);
+    EXPECT_EQ(
+        std::vector<std::uint16_t>(recovered.data(), recovered.data() + recovered.voxelCount()),
+        std::vector<std::uint16_t>(map->data(), map->data() + map->voxelCount()))
+        << map->name();
+  }
+  EXPECT_EQ(first->at(3, 5, 5), 1);
+  EXPECT_EQ(first->at(12, 5, 5), 0);
+  EXPECT_EQ(second->at(8, 5, 5), 1);
+}
+
+TEST(Document, SavingOneLabelMapLeavesTheOthersUnsaved) {
+  Document doc;
+  doc.setImage(makeImage());
+  auto first = doc.addLabelMap("first", {{.label = 1, .name = "A"}});
+  auto second = doc.addLabelMap("second", {{.label = 1, .name = "B"}});
+  EXPECT_FALSE(doc.hasUnsavedChanges());
+  doc.setActiveLabelMap(0);
+  paint(doc, 3, 1);
+  doc.setActiveLabelMap(1);
+  paint(doc, 8, 1);
+  doc.markSaved(*first);
+  EXPECT_FALSE(doc.isModified(*first));
+  EXPECT_TRUE(doc.isModified(*second));
+  EXPECT_TRUE(doc.hasUnsavedChanges());
+  doc.markSaved(*second);
+  EXPECT_FALSE(doc.hasUnsavedChanges());
+  doc.undoStack().undo();  // the paint of `second`
+  EXPECT_FALSE(doc.isModified(*first));
+  EXPECT_TRUE(doc.isModified(*second));
+  doc.undoStack().redo();
+  EXPECT_FALSE(doc.hasUnsavedChanges()) << "back at the saved state";
+  doc.undoStack().undo();
+  doc.setActiveLabelMap(0);
+  paint(doc, 15, 1);  // drops the redo of `second`: its saved state is gone for good
+  EXPECT_TRUE(doc.isModified(*second));
+  doc.markModified(*first);
+  doc.markSaved(*first);
+  EXPECT_FALSE(doc.isModified(*first));
 }

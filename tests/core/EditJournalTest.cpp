@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "TempDir.h"
 #include "core/edit/LabelMapEdit.h"
@@ -41,7 +42,7 @@ VoxelDelta paintBox(LabelMap& map, std::size_t i0, std::size_t i1, std::uint16_t
 // The editing session a user would have: edits, an undo, a rename, then the process dies.
 std::vector<std::uint16_t> editThenDie(const std::filesystem::path& root, bool sigkill) {
   auto map = makeMap();
-  EditJournal journal(root, *map, "/data/ct/series1");
+  EditJournal journal(root, *map, "/data/ct/series1", true);
   const VoxelDelta a = paintBox(*map, 2, 12, 1);
   journal.recordDelta(a, true);
   const VoxelDelta b = paintBox(*map, 8, 20, 2);
@@ -56,6 +57,18 @@ std::vector<std::uint16_t> editThenDie(const std::filesystem::path& root, bool s
     ::kill(::getpid(), SIGKILL);
   }
   return {map->data(), map->data() + map->voxelCount()};
+}
+
+void pretendOwnerDied(const std::filesystem::path& folder) {
+  std::ifstream in(folder / "manifest.json");
+  nlohmann::json m = nlohmann::json::parse(in);
+  in.close();
+  m["pid"] = 999999999;
+  std::ofstream(folder / "manifest.json") << m.dump();
+}
+
+std::vector<std::uint16_t> voxelsOf(const LabelMap& map) {
+  return {map.data(), map.data() + map.voxelCount()};
 }
 
 }  // namespace
@@ -86,7 +99,7 @@ TEST(EditJournal, RecoversEverythingAfterSigkill) {
 TEST(EditJournal, ATornLastRecordIsIgnoredAndLiveSessionsAreNotOffered) {
   delineate::test::TempDir dir;
   auto map = makeMap();
-  auto journal = std::make_unique<EditJournal>(dir.path(), *map, "src");
+  auto journal = std::make_unique<EditJournal>(dir.path(), *map, "src", true);
   EXPECT_TRUE(EditJournal::findRecoverable(dir.path()).empty()) << "our own live session";
   const VoxelDelta a = paintBox(*map, 2, 12, 1);
   journal->recordDelta(a, true);
@@ -98,8 +111,7 @@ TEST(EditJournal, ATornLastRecordIsIgnoredAndLiveSessionsAreNotOffered) {
   // Cut the file in the middle of the last record, and pretend the owner died.
   const auto path = folder / "journal.bin";
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 7);
-  std::ofstream(folder / "manifest.json")
-      << R"({"source": "src", "labelName": "x", "pid": 999999999})";
+  pretendOwnerDied(folder);
   const auto sessions = EditJournal::findRecoverable(dir.path());
   ASSERT_EQ(sessions.size(), 1u);
   const LabelMap recovered = EditJournal::recover(sessions[0]);
@@ -110,11 +122,83 @@ TEST(EditJournal, ATornLastRecordIsIgnoredAndLiveSessionsAreNotOffered) {
 TEST(EditJournal, CompactAndDiscard) {
   delineate::test::TempDir dir;
   auto map = makeMap();
-  EditJournal journal(dir.path(), *map, "src");
+  EditJournal journal(dir.path(), *map, "src", true);
   journal.recordDelta(paintBox(*map, 0, 30, 1), true);
   EXPECT_GT(journal.journalBytes(), 0u);
   journal.compact(*map);
   EXPECT_EQ(journal.journalBytes(), 0u);
   journal.discard();
   EXPECT_FALSE(std::filesystem::exists(journal.folder()));
+}
+
+TEST(EditJournal, ALoadedMapIsRecoverableOnlyOnceItsSnapshotIsWritten) {
+  delineate::test::TempDir dir;
+  auto map = makeMap();
+  paintBox(*map, 4, 9, 2);  // what the file held
+  auto journal = std::make_unique<EditJournal>(dir.path(), *map, "src", false);
+  EXPECT_TRUE(journal->needsSnapshot());
+  journal->recordDelta(paintBox(*map, 10, 14, 1), true);
+  const auto folder = journal->folder();
+  journal.reset();
+  pretendOwnerDied(folder);
+  EXPECT_TRUE(EditJournal::findRecoverable(dir.path()).empty())
+      << "without a base there is nothing to rebuild";
+  EXPECT_FALSE(std::filesystem::exists(folder)) << "and the folder is cleaned up";
+}
+
+// The snapshot is taken from a copy made at some point while edits go on; records before that
+// point are dropped, records after it stay, and the recovered map is the final one.
+TEST(EditJournal, ASnapshotTakenMidSessionCutsOnlyWhatItHolds) {
+  delineate::test::TempDir dir;
+  auto map = makeMap();
+  paintBox(*map, 4, 9, 2);
+  auto journal = std::make_unique<EditJournal>(dir.path(), *map, "src", false);
+  journal->recordDelta(paintBox(*map, 10, 14, 1), true);
+  const std::size_t offset = journal->journalBytes();
+  const LabelMap copy(
+      map->name(), map->geometry(),
+      [&] {
+        auto v = std::make_shared<VoxelBuffer>(ScalarType::UInt16, map->voxelCount());
+        std::memcpy(v->data(), map->data(), v->bytes());
+        return v;
+      }(),
+      map->segments());
+  // Edits made while the snapshot job runs.
+  const VoxelDelta late = paintBox(*map, 12, 20, 2);
+  journal->recordDelta(late, true);
+  late.apply(*map, false);
+  journal->recordDelta(late, false);
+  journal->recordDelta(paintBox(*map, 22, 25, 1), true);
+  const std::size_t before = journal->journalBytes();
+  EditJournal::writeSnapshot(copy, journal->folder());
+  journal->snapshotWritten(offset);
+  EXPECT_FALSE(journal->needsSnapshot());
+  EXPECT_EQ(journal->journalBytes(), before - offset);
+  const auto folder = journal->folder();
+  journal.reset();
+  pretendOwnerDied(folder);
+  const auto sessions = EditJournal::findRecoverable(dir.path());
+  ASSERT_EQ(sessions.size(), 1u);
+  EXPECT_EQ(sessions[0].records, 3u);
+  EXPECT_EQ(voxelsOf(EditJournal::recover(sessions[0])), voxelsOf(*map));
+}
+
+TEST(EditJournal, AnAdoptedJournalContinuesTheRecoveredSession) {
+  delineate::test::TempDir dir;
+  auto map = makeMap();
+  auto journal = std::make_unique<EditJournal>(dir.path(), *map, "src", true);
+  journal->recordDelta(paintBox(*map, 2, 6, 1), true);
+  const auto folder = journal->folder();
+  journal.reset();
+  pretendOwnerDied(folder);
+  auto sessions = EditJournal::findRecoverable(dir.path());
+  ASSERT_EQ(sessions.size(), 1u);
+  auto adopted = EditJournal::adopt(sessions[0]);
+  EXPECT_TRUE(EditJournal::findRecoverable(dir.path()).empty()) << "owned by this process now";
+  adopted->recordDelta(paintBox(*map, 8, 12, 2), true);
+  adopted.reset();
+  pretendOwnerDied(folder);
+  sessions = EditJournal::findRecoverable(dir.path());
+  ASSERT_EQ(sessions.size(), 1u);
+  EXPECT_EQ(voxelsOf(EditJournal::recover(sessions[0])), voxelsOf(*map));
 }
