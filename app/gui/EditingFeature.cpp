@@ -152,12 +152,23 @@ void EditingFeature::setPendingLabels(const QString& path) {
   pendingLabels_ = path;
 }
 
+QStringList EditingFeature::unsavedMapNames() const {
+  QStringList names;
+  for (const auto& map : session_->document().labelMaps()) {
+    if (session_->isModified(*map)) {
+      names << QString::fromStdString(map->name());
+    }
+  }
+  return names;
+}
+
 bool EditingFeature::confirmDiscard() {
   if (!interactive_ || !session_->hasUnsavedChanges()) {
     return true;
   }
   return QMessageBox::question(window_, tr("Unsaved label map"),
-                               tr("The label map has unsaved changes. Discard them?"),
+                               tr("Unsaved changes in: %1. Discard them?")
+                                   .arg(unsavedMapNames().join(QStringLiteral(", "))),
                                QMessageBox::Discard | QMessageBox::Cancel,
                                QMessageBox::Cancel) == QMessageBox::Discard;
 }
@@ -166,14 +177,24 @@ bool EditingFeature::confirmClose() {
   if (!interactive_ || !session_->hasUnsavedChanges()) {
     return true;
   }
+  const QStringList names = unsavedMapNames();
   const auto answer = QMessageBox::question(
       window_, tr("Unsaved label map"),
-      tr("The label map has unsaved changes. Save them before closing?"),
+      tr("Unsaved changes in: %1. Save %2 before closing?")
+          .arg(names.join(QStringLiteral(", ")), names.front()),
       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   if (answer == QMessageBox::Discard) {
     return true;
   }
   if (answer == QMessageBox::Save) {
+    // One map per save; closing again asks about the next unsaved one.
+    const auto& maps = session_->document().labelMaps();
+    for (std::size_t i = 0; i < maps.size(); ++i) {
+      if (session_->isModified(*maps[i])) {
+        session_->setActiveLabelMap(static_cast<int>(i));
+        break;
+      }
+    }
     closeAfterSave_ = files_->save();
   }
   return false;

@@ -7,6 +7,7 @@
 // closes.
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include "core/model/Volume.h"
 
@@ -78,6 +79,7 @@ class EditingFeature : public QObject {
   void errorShown(const QString& message);
 
  private:
+  QStringList unsavedMapNames() const;
   void updateUndoActions();
 
   QMainWindow* window_;

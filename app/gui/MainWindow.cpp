@@ -25,7 +25,7 @@
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/SeriesBrowser.h"
-#include "app/gui/SeriesThumbnail.h"
+#include "app/gui/SeriesListController.h"
 #include "app/gui/StudyInfoPanel.h"
 #include "core/io/DicomSeriesLoader.h"
 #include "core/io/PathLoader.h"
@@ -58,14 +58,6 @@ QString camelId(const std::string& name) {
   return out;
 }
 
-QString seriesTitle(const core::DicomSeries& s) {
-  QString t = QObject::tr("Series %1").arg(s.seriesNumber);
-  if (!s.modality.empty()) {
-    t += QStringLiteral(" · ") + QString::fromStdString(s.modality);
-  }
-  return t;
-}
-
 }  // namespace
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
@@ -76,7 +68,6 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   views_ = new viewers::ViewLayout(this);
   setCentralWidget(views_);
   jobs_ = new JobRunner(this);
-  thumbnailJobs_ = new JobRunner(this);
   editing_ = new EditingFeature(this, commands_, views_, options_.interactive);
   createDocks();
   createStatusBar();
@@ -93,9 +84,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 MainWindow::~MainWindow() {
   delete editing_;  // before the views it draws into
   jobs_->cancel();
-  thumbnailJobs_->cancel();
   jobs_->waitForIdle();
-  thumbnailJobs_->waitForIdle();
 }
 
 QAction* MainWindow::addCommand(const QString& id, const QString& text,
@@ -203,6 +192,7 @@ void MainWindow::createActions() {
 
 void MainWindow::createDocks() {
   browser_ = new SeriesBrowser(this);
+  seriesList_ = new SeriesListController(browser_, this);
   auto* browserDock = new QDockWidget(tr("Series"), this);
   browserDock->setObjectName(QStringLiteral("seriesDock"));
   browserDock->setWidget(browser_);
@@ -295,7 +285,7 @@ void MainWindow::openPath(const QString& path) {
       [this, path](core::OpenedPath opened) {
         addRecent(path);
         const int shown = opened.shownSeries ? static_cast<int>(*opened.shownSeries) : -1;
-        showScan(opened.scan, path, shown);
+        seriesList_->showScan(opened.scan, path, shown);
         showVolume(opened.volume);
       },
       [this, path](const QString& error, bool cancelled) {
@@ -325,7 +315,7 @@ void MainWindow::openSample() {
         const auto labels =
             core::sample::defaultSampleRoot() / "brain-mr" / "brain-mr_labels.nii.gz";
         editing_->setPendingLabels(QString::fromStdString(labels.string()));
-        showScan(opened.scan, tr("Sample brain MR"), shown);
+        seriesList_->showScan(opened.scan, tr("Sample brain MR"), shown);
         showVolume(opened.volume);
       },
       [this](const QString& error, bool cancelled) {
@@ -336,13 +326,11 @@ void MainWindow::openSample() {
 }
 
 void MainWindow::loadSeries(int index) {
-  if (index < 0 || index >= static_cast<int>(series_.size())) {
+  const core::DicomSeries* listed = seriesList_->series(index);
+  if (listed == nullptr || !confirmDiscard()) {
     return;
   }
-  if (!confirmDiscard()) {
-    return;
-  }
-  const core::DicomSeries series = *series_[static_cast<std::size_t>(index)];
+  const core::DicomSeries series = *listed;
   jobs_->run<core::VolumePtr>(
       tr("Loading series %1").arg(series.seriesNumber),
       [series](core::ProgressSink& progress) { return core::loadDicomSeries(series, progress); },
@@ -359,32 +347,10 @@ void MainWindow::loadSeries(int index) {
       });
 }
 
-void MainWindow::showScan(const core::DicomScanResult& scan, const QString& source, int shown) {
-  scan_ = scan;
-  series_ = scan_.allSeries();
-  std::vector<SeriesEntry> entries;
-  for (const core::DicomSeries* s : series_) {
-    entries.push_back({seriesTitle(*s), QString::fromStdString(s->description),
-                       static_cast<int>(std::max(s->frames, s->files.size()))});
-  }
-  browser_->setSeries(entries, source);
-  if (shown >= 0) {
-    browser_->setCurrent(shown);
-  }
-  startThumbnails();
-}
-
 void MainWindow::showVolume(core::VolumePtr volume) {
   volume_ = std::move(volume);
-  if (volume_ && series_.empty()) {
-    // A research file: one entry for the file itself.
-    const auto& info = volume_->info();
-    const auto& g = volume_->geometry();
-    browser_->setSeries({{QString::fromStdString(info.seriesDescription),
-                          QString::fromStdString(info.modality), static_cast<int>(g.size[2])}},
-                        QString::fromStdString(info.sourcePath));
-    browser_->setThumbnail(0, makeSeriesThumbnail(*volume_));
-    browser_->setCurrent(0);
+  if (volume_) {
+    seriesList_->volumeShown(*volume_);
   }
   info_->setVolume(volume_);
   editing_->imageShown(volume_);
@@ -398,27 +364,6 @@ void MainWindow::showVolume(core::VolumePtr volume) {
     }
   }
   Q_EMIT volumeShown();
-}
-
-void MainWindow::startThumbnails() {
-  std::vector<core::DicomSeries> series;
-  for (const core::DicomSeries* s : series_) {
-    series.push_back(*s);
-  }
-  if (series.empty()) {
-    return;
-  }
-  thumbnailJobs_->run<std::vector<QImage>>(
-      tr("Thumbnails"),
-      [series](core::ProgressSink& progress) { return makeDicomThumbnails(series, progress); },
-      [this](std::vector<QImage> images) {
-        for (std::size_t i = 0; i < images.size(); ++i) {
-          if (!images[i].isNull()) {
-            browser_->setThumbnail(static_cast<int>(i), images[i]);
-          }
-        }
-      },
-      [](const QString&, bool) {});
 }
 
 void MainWindow::reportError(const QString& message) {
@@ -489,7 +434,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     return;
   }
   jobs_->cancel();
-  thumbnailJobs_->cancel();
+  seriesList_->cancel();
   QMainWindow::closeEvent(event);
 }
 

@@ -29,6 +29,7 @@ class CommandRegistry;
 class EditingFeature;
 class JobRunner;
 class SeriesBrowser;
+class SeriesListController;
 class StudyInfoPanel;
 
 struct MainWindowOptions {
@@ -84,8 +85,6 @@ class MainWindow : public QMainWindow {
   void createDocks();
   void createStatusBar();
   void showVolume(core::VolumePtr volume);
-  void showScan(const core::DicomScanResult& scan, const QString& source, int shown);
-  void startThumbnails();
   void rebuildWindowMenu();
   void reportError(const QString& message);
   void addRecent(const QString& path);
@@ -99,7 +98,7 @@ class MainWindow : public QMainWindow {
   SeriesBrowser* browser_ = nullptr;
   StudyInfoPanel* info_ = nullptr;
   JobRunner* jobs_ = nullptr;
-  JobRunner* thumbnailJobs_ = nullptr;
+  SeriesListController* seriesList_ = nullptr;
   QLabel* pointer_ = nullptr;
   QMenu* windowMenu_ = nullptr;
   QActionGroup* layoutGroup_ = nullptr;
@@ -108,8 +107,6 @@ class MainWindow : public QMainWindow {
   QStringList windowCommandIds_;
 
   core::VolumePtr volume_;
-  core::DicomScanResult scan_;
-  std::vector<const core::DicomSeries*> series_;
 };
 
 }  // namespace delineate::app

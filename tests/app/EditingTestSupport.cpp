@@ -31,7 +31,7 @@ void EditingWindowTest::SetUp() {
     core::writeVolumeFile(*SyntheticCt::make(), path);
   }
   window_ = std::make_unique<app::MainWindow>(
-      app::MainWindowOptions{.interactive = false, .rememberRecent = false});
+      app::MainWindowOptions{.interactive = interactive_, .rememberRecent = false});
   window_->resize(1400, 900);
   window_->show();
   QObject::connect(window_->editing(), &app::EditingFeature::errorShown,

@@ -53,6 +53,8 @@ class EditingWindowTest : public ::testing::Test {
 
   // Set in a derived constructor: load the CT as a DICOM series instead of a NIfTI file.
   bool loadAsDicom_ = false;
+  // Set in a derived constructor: dialogs are shown (tests answer them, see answerNextDialog).
+  bool interactive_ = false;
   TempDir dir_;
   std::unique_ptr<app::MainWindow> window_;
   std::vector<QString> errors_;

@@ -14,6 +14,7 @@
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/JobRunner.h"
+#include "app/gui/LabelFileController.h"
 #include "app/gui/SurfaceController.h"
 #include "app/gui/ToolController.h"
 #include "viewers/SliceView.h"
@@ -262,4 +263,42 @@ TEST_F(SegmentationEditingTest, CtrlClickPicksTheSegmentUnderTheMouse) {
   window_->action("tool.navigate")->trigger();
   click(view(0), {30, -15, z}, Qt::ControlModifier);
   EXPECT_EQ(session()->activeLabel(), 2);
+}
+
+TEST_F(SegmentationEditingTest, TwoLabelMapsBothShowSurfacesAndAreSavedSeparately) {
+  prepareSegment();
+  const double z = centre()[2];
+  viewers::VolumeView* volume = window_->views()->volumeView();
+  const QImage before3d = test::grabCanvas(volume->canvas());
+  window_->action("tool.brush")->trigger();
+  editing()->tools()->setBrushRadiusMm(9);
+  window_->action("tool.brushSphere")->trigger();
+  stroke(view(0), {{-30, 20, z}, {-20, 20, z}});
+  const auto first = session()->activeMap();
+  const auto second = session()->newLabelMap();
+  ASSERT_NE(first, second);
+  const int builds = editing()->surfaces()->builds();
+  stroke(view(0), {{20, 20, z}, {30, 20, z}});
+  EXPECT_GT(countLabel(1), 300u) << "the second map is painted";
+  ASSERT_TRUE(waitSurfaces(builds));
+  const QImage after3d = test::grabCanvas(volume->canvas());
+  const qreal dpr = volume->canvas()->devicePixelRatioF();
+  EXPECT_GT(changedAround(before3d, after3d, volume->worldToCanvas({-25, 20, z}) * dpr, 6), 60)
+      << "the first (inactive) map's surface";
+  EXPECT_GT(changedAround(before3d, after3d, volume->worldToCanvas({25, 20, z}) * dpr, 6), 60)
+      << "the active map's surface";
+
+  // Saving the active map leaves the other one unsaved, and the window says so.
+  bool saved = false;
+  QObject::connect(editing()->files(), &app::LabelFileController::saved, [&] { saved = true; });
+  editing()->files()->saveTo(QString::fromStdString((dir_ / "second.nii.gz").string()));
+  ASSERT_TRUE(waitUntil([&] { return saved; }));
+  EXPECT_FALSE(session()->isModified(*second));
+  EXPECT_TRUE(session()->isModified(*first));
+  EXPECT_TRUE(window_->isWindowModified());
+  session()->setActiveLabelMap(0);
+  saved = false;
+  editing()->files()->saveTo(QString::fromStdString((dir_ / "first.nii.gz").string()));
+  ASSERT_TRUE(waitUntil([&] { return saved; }));
+  EXPECT_FALSE(window_->isWindowModified());
 }
