@@ -11,6 +11,9 @@ find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
 find_library(LIBDEFLATE_LIBRARY deflate REQUIRED)  # one-shot inflate floor in benchmarks
 find_library(ISAL_LIBRARY isal REQUIRED)  # streaming gzip inflate for .nii.gz (libisal-dev)
+# HTTP for the AI-server client and delineate-server; kept behind core/net's own interface.
+find_package(cpprestsdk CONFIG REQUIRED)
+find_package(OpenSSL REQUIRED)
 
 # Qt 6 only. VTK's own Qt module is built for Qt 5 on Debian and is never linked.
 find_package(Qt6 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent)
