@@ -8,7 +8,7 @@ pkgs=(
   nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
-  dcmtk dicom3tools dcm2niix
+  dcmtk dicom3tools dcm2niix plastimatch
   clang libclang-rt-14-dev
 )
 missing=()
