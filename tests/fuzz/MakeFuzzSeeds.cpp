@@ -1,15 +1,67 @@
 // Writes seed inputs for the fuzzers, all made in code: small DICOM files in every transfer
-// syntax (single- and multi-frame content), and NIfTI files. Usage: make_fuzz_seeds <folder>
+// syntax (single- and multi-frame content), NIfTI files, and MONAI Label server answers (two
+// selector bytes + body, see MonaiResponseFuzzer). Usage: make_fuzz_seeds <folder>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "core/Error.h"
+#include "core/ai/Multipart.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/io/VolumeFileIO.h"
 
 using namespace delineate::core;
 namespace fs = std::filesystem;
+
+namespace {
+
+// One MonaiResponseFuzzer input: content-type selector, status selector, body.
+void writeMonaiSeed(const fs::path& file, char contentType, char status, const std::string& body) {
+  std::ofstream out(file, std::ios::binary);
+  out << contentType << status << body;
+}
+
+void writeMonaiSeeds(const fs::path& folder) {
+  fs::create_directories(folder);
+  const std::string params =
+      R"({"label_names": {"spleen": 1, "background": 0}, "latencies": {"pre": 0.5, )"
+      R"("infer": 2.25, "invert": 0.1, "post": 0.2, "write": "0.05", "total": 3.1}})";
+  const std::string image("\x1f\x8b\x08\0\0\0\0\0\0\x03\r\n--x\0", 15);
+  for (const auto& [selector, boundary] :
+       {std::pair<char, std::string>{0, "b"}, {1, "0123456789abcdef0123456789abcdef"}}) {
+    ai::MultipartEncoder encoder(boundary);
+    encoder.addField("params", params);
+    encoder.addFile("image", "tmpk2j4.nii.gz", image + "x");
+    writeMonaiSeed(folder / ("multipart" + std::to_string(selector)), selector, 0,
+                   encoder.finish());
+  }
+  writeMonaiSeed(folder / "multipart-lf", 2, 0,
+                 "multipart/form-data; Boundary=\"q\"\npreamble\n--q\nContent-Disposition: "
+                 "form-data; filename=r.nrrd; name=image\nContent-Type: application/octet-stream"
+                 "\n\nNRRD0004\n--q\ncontent-disposition: form-data; name=\"params\"\n\n" +
+                     params + "\n--q--\nepilogue");
+  writeMonaiSeed(folder / "params", 3, 0, params);
+  writeMonaiSeed(folder / "image", 4, 0, image);
+  writeMonaiSeed(folder / "info", 3, 0,
+                 R"({"name": "radiology", "version": "0.8.1", "labels": ["a", "b"], "models": )"
+                 R"({"seg": {"type": "segmentation", "labels": {"spleen": 1}, "dimension": 3, )"
+                 R"("config": {"device": ["cuda", "cpu"], "largest_cc": true}}, "dg": {"type": )"
+                 R"("deepgrow", "labels": [], "dimension": 2}}, "trainers": {"seg": {"config": )"
+                 R"({"max_epochs": 50}}}, "strategies": {"random": {"description": "r"}}, )"
+                 R"("datastore": {"total": 4, "completed": 2, "label_tags": {"final": 2}}})");
+  writeMonaiSeed(folder / "error500", 6, 11, "Internal Server Error");
+  writeMonaiSeed(folder / "error429", 3, 9,
+                 R"({"detail": "++++++++++ Train Task is Already Running"})");
+  writeMonaiSeed(folder / "error422", 3, 8,
+                 R"({"detail": [{"loc": ["query", "output"], "msg": "bad", "type": "t"}]})");
+  writeMonaiSeed(folder / "error440", 5, 10,
+                 R"({"error": {"message": ["Session expired"], "type": "X"}, "success": false})");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -59,6 +111,8 @@ int main(int argc, char** argv) {
     writeVolumeFile(ct, root / "nifti" / "ct.nii");
     writeVolumeFile(eight, root / "nifti" / "mg.nii");
     // The harness gzips its input itself; uncompressed seeds serve all three of its paths.
+
+    writeMonaiSeeds(root / "monai");
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

@@ -1,0 +1,36 @@
+#include "core/ai/AiBackend.h"
+
+#include "core/Error.h"
+
+namespace delineate::core::ai {
+
+namespace {
+
+[[noreturn]] void unsupported(const AiBackend& backend, const char* what) {
+  throw Error(ErrorKind::Unsupported, backend.displayName(),
+              std::string(what) + " is not offered by this backend");
+}
+
+}  // namespace
+
+std::string AiBackend::uploadImage(const Volume&, const std::string&, ProgressSink&) {
+  unsupported(*this, "uploading images");
+}
+void AiBackend::submitLabel(const std::string&, const LabelMap&, const std::string&,
+                            ProgressSink&) {
+  unsupported(*this, "submitting labels");
+}
+std::optional<NextSample> AiBackend::nextSample(const std::string&, ProgressSink&) {
+  unsupported(*this, "active learning");
+}
+TrainStatus AiBackend::startTraining(const std::string&, const nlohmann::json&, ProgressSink&) {
+  unsupported(*this, "training");
+}
+TrainStatus AiBackend::trainingStatus(ProgressSink&) {
+  unsupported(*this, "training");
+}
+void AiBackend::stopTraining(ProgressSink&) {
+  unsupported(*this, "training");
+}
+
+}  // namespace delineate::core::ai

@@ -1,0 +1,98 @@
+#pragma once
+// What the workstation asks of an AI-assisted annotation backend: a MONAI Label server, a Clara
+// AIAA server or the built-in engine. Blocking calls, run as jobs by the app; each checks the
+// ProgressSink for Cancel. Errors are core::Error naming the backend (the server URL) and what
+// happened; the caller's label map is never touched here — a result is a proposal.
+//
+// The vocabulary is MONAI Label's (models with a type, labels with voxel values, dimension), the
+// de-facto standard the other backends map onto.
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ai/ClickIndex.h"
+#include "core/ai/MonaiInfo.h"
+#include "core/jobs/ProgressSink.h"
+#include "core/model/LabelMap.h"
+#include "core/model/Volume.h"
+
+namespace delineate::core::ai {
+
+using ServerInfo = MonaiInfo;
+
+struct InferRequest {
+  std::string model;
+  // The image the clicks were placed on; sent once per session (or referenced by `imageId`).
+  VolumePtr image;
+  std::string imageId;  // a datastore id the server knows; empty: use a session / upload
+  std::string label;    // the segment the clicks are for (deepgrow, deepedit)
+  std::vector<VoxelIndex> foreground;
+  std::vector<VoxelIndex> background;
+  // deepedit: clicks per label name (foreground of that label).
+  std::vector<std::pair<std::string, std::vector<VoxelIndex>>> perLabel;
+  // DEXTR3D / extreme-point models: six points on the structure's extremes.
+  std::vector<VoxelIndex> extremePoints;
+  std::optional<std::int64_t> slice;  // 2D models: the slice being worked on
+  nlohmann::json options;             // model options chosen by the user (config keys)
+};
+
+// Where the seconds of one inference went: the client's own view beside the server's.
+struct InferTimings {
+  double uploadSeconds = 0;    // image (first call of a session) and request sent
+  double waitSeconds = 0;      // sent -> first byte of the answer (server work + queue)
+  double downloadSeconds = 0;  // the answer's bytes
+  double decodeSeconds = 0;    // reading the returned label volume onto the image grid
+  double totalSeconds = 0;
+  std::optional<double> serverSeconds;  // the server's own `latencies.total`, if it said
+  std::size_t bytesSent = 0;
+  std::size_t bytesReceived = 0;
+  bool sessionCreated = false;  // this call uploaded the image
+};
+
+struct InferResult {
+  // The proposal on the request image's grid; voxel values are the server's label values, and
+  // the segment table names them (from `label_names`, else the model's labels).
+  std::shared_ptr<LabelMap> labels;
+  InferTimings timings;
+  nlohmann::json params;  // the result params as the server sent them
+};
+
+// One image the server suggests labelling next (active learning).
+struct NextSample {
+  std::string id;
+  std::string path;  // where the server keeps it; readable here only when both share a disk
+  nlohmann::json info;
+};
+
+struct TrainStatus {
+  bool running = false;
+  std::string id;
+  std::string state;  // "SUBMITTED", "RUNNING", "DONE", "ERROR", ...
+  nlohmann::json raw;
+};
+
+class AiBackend {
+ public:
+  virtual ~AiBackend() = default;
+
+  // "MONAI Label at https://gpu-box:8000", "Built-in engine".
+  virtual std::string displayName() const = 0;
+  virtual ServerInfo info(ProgressSink& progress) = 0;
+  virtual InferResult infer(const InferRequest& request, ProgressSink& progress) = 0;
+
+  // Datastore, active learning and training (the retraining workflow). The defaults throw
+  // Error(Unsupported) naming the backend.
+  virtual std::string uploadImage(const Volume& image, const std::string& id,
+                                  ProgressSink& progress);
+  virtual void submitLabel(const std::string& imageId, const LabelMap& labels,
+                           const std::string& tag, ProgressSink& progress);
+  virtual std::optional<NextSample> nextSample(const std::string& strategy, ProgressSink& progress);
+  virtual TrainStatus startTraining(const std::string& model, const nlohmann::json& config,
+                                    ProgressSink& progress);
+  virtual TrainStatus trainingStatus(ProgressSink& progress);
+  virtual void stopTraining(ProgressSink& progress);
+};
+
+}  // namespace delineate::core::ai

@@ -1,0 +1,209 @@
+#include "core/ai/MonaiInfo.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/Error.h"
+
+using namespace delineate::core;
+using namespace delineate::core::ai;
+
+namespace {
+
+// PROTOCOLS §3, with the three example models and the other top-level sections filled in.
+const char* kRadiologyInfo = R"json({
+  "name": "MONAILabel - Radiology (0.8.1)",
+  "description": "DeepLearning models for radiology",
+  "version": "0.8.1",
+  "labels": {"spleen": 1, "liver": 2, "background": 0},
+  "models": {
+    "segmentation_spleen": {"type": "segmentation", "labels": {"spleen": 1, "liver": 2},
+                            "dimension": 3, "description": "A pre-trained model for spleen",
+                            "config": {"device": ["cpu"], "largest_cc": false,
+                                       "roi_size": [96, 96, 96], "sw_overlap": 0.25}},
+    "deepedit": {"type": "deepedit", "labels": {"spleen": 1, "liver": 2, "background": 0},
+                 "dimension": 3, "description": "DeepEdit", "config": {}},
+    "deepgrow_3d": {"type": "deepgrow", "labels": [], "dimension": 3,
+                    "description": "Deepgrow 3D"},
+    "deepgrow_2d": {"type": "deepgrow", "labels": [], "dimension": 2},
+    "Histogram+GraphCut": {"type": "scribbles", "labels": ["spleen"], "dimension": 3},
+    "vista3d": {"type": "vista3d", "labels": {"liver": 1, "kidney": 5, "spleen": 3}},
+    "classify": {"type": "classification", "labels": ["a", "b"], "dimension": 2}
+  },
+  "trainers": {
+    "segmentation_spleen": {"description": "Train spleen",
+                            "config": {"max_epochs": 50, "tracking": ["mlflow", "None"],
+                                       "multi_gpu": true}}
+  },
+  "strategies": {"random": {"description": "Random"}, "first": {"description": "First"}},
+  "scoring": {"dice": {"description": "Dice"}},
+  "train_stats": {"segmentation_spleen": {"total_epochs": 50, "best_metric": 0.91}},
+  "datastore": {"total": 4, "completed": 2, "label_tags": {"final": 2, "original": 3}}
+})json";
+
+std::string errorOf(const std::string& body) {
+  try {
+    parseMonaiInfo(body, "http://localhost:8000");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::InvalidInput);
+    EXPECT_EQ(e.where(), "http://localhost:8000");
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST(MonaiInfo, ReadsTheAppAndItsModels) {
+  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+  EXPECT_EQ(info.name, "MONAILabel - Radiology (0.8.1)");
+  EXPECT_EQ(info.version, "0.8.1");
+  EXPECT_EQ(info.description, "DeepLearning models for radiology");
+  ASSERT_EQ(info.labels.size(), 3u);
+  EXPECT_EQ(info.labels[0], (MonaiLabel{"background", 0, true}));
+  ASSERT_EQ(info.models.size(), 7u);
+
+  const MonaiModel* spleen = info.findModel("segmentation_spleen");
+  ASSERT_NE(spleen, nullptr);
+  EXPECT_EQ(spleen->type, "segmentation");
+  EXPECT_EQ(spleen->dimension, 3);
+  EXPECT_EQ(spleen->description, "A pre-trained model for spleen");
+  ASSERT_EQ(spleen->labels.size(), 2u);
+  EXPECT_EQ(spleen->labels[0], (MonaiLabel{"spleen", 1, false}));
+  EXPECT_EQ(spleen->labels[1], (MonaiLabel{"liver", 2, false}));
+
+  EXPECT_EQ(info.findModel("deepgrow_2d")->dimension, 2);
+  EXPECT_TRUE(info.findModel("deepgrow_3d")->labels.empty());
+  EXPECT_EQ(info.findModel("nope"), nullptr);
+}
+
+TEST(MonaiInfo, DictLabelsAreSortedByValueWithBackgroundKeptAndFlagged) {
+  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+  const auto& deepedit = info.findModel("deepedit")->labels;
+  ASSERT_EQ(deepedit.size(), 3u);
+  EXPECT_EQ(deepedit[0], (MonaiLabel{"background", 0, true}));
+  EXPECT_EQ(deepedit[1], (MonaiLabel{"spleen", 1, false}));
+  EXPECT_EQ(deepedit[2], (MonaiLabel{"liver", 2, false}));
+  const auto& vista = info.findModel("vista3d")->labels;
+  ASSERT_EQ(vista.size(), 3u);
+  EXPECT_EQ(vista[0].name, "liver");
+  EXPECT_EQ(vista[1], (MonaiLabel{"spleen", 3, false}));
+  EXPECT_EQ(vista[2], (MonaiLabel{"kidney", 5, false}));
+}
+
+TEST(MonaiInfo, ListLabelsTakePositionPlusOne) {
+  const auto labels = parseMonaiLabels(nlohmann::json::parse(R"(["spleen", 7, "liver"])"));
+  ASSERT_EQ(labels.size(), 2u);
+  EXPECT_EQ(labels[0], (MonaiLabel{"spleen", 1, false}));
+  EXPECT_EQ(labels[1], (MonaiLabel{"liver", 3, false}));
+  const auto named = parseMonaiLabels(nlohmann::json::parse(R"(["background", "tumour"])"));
+  EXPECT_TRUE(named[0].background);  // named background, though its value is 1
+  EXPECT_FALSE(named[1].background);
+  // Values that are not integers are skipped; integral floats and digit strings are accepted.
+  const auto odd = parseMonaiLabels(
+      nlohmann::json::parse(R"({"a": 1.0, "b": "2", "c": 2.5, "d": null, "e": 1e30, "f": [1]})"));
+  ASSERT_EQ(odd.size(), 2u);
+  EXPECT_EQ(odd[0], (MonaiLabel{"a", 1, false}));
+  EXPECT_EQ(odd[1], (MonaiLabel{"b", 2, false}));
+  EXPECT_TRUE(parseMonaiLabels(nlohmann::json(5)).empty());
+}
+
+TEST(MonaiInfo, GroupsModelsForTheUser) {
+  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+  const auto names = [&](MonaiModelGroup g) {
+    std::vector<std::string> out;
+    for (const MonaiModel* m : info.modelsIn(g)) {
+      out.push_back(m->name);
+    }
+    return out;
+  };
+  EXPECT_EQ(names(MonaiModelGroup::Automatic),
+            (std::vector<std::string>{"segmentation_spleen", "vista3d"}));
+  EXPECT_EQ(names(MonaiModelGroup::Deepgrow),
+            (std::vector<std::string>{"deepgrow_2d", "deepgrow_3d"}));
+  EXPECT_EQ(names(MonaiModelGroup::Deepedit), (std::vector<std::string>{"deepedit"}));
+  EXPECT_EQ(names(MonaiModelGroup::Scribbles), (std::vector<std::string>{"Histogram+GraphCut"}));
+  EXPECT_EQ(names(MonaiModelGroup::Others), (std::vector<std::string>{"classify"}));
+  EXPECT_EQ(modelGroup("Segmentation"), MonaiModelGroup::Automatic);
+  EXPECT_EQ(modelGroup(""), MonaiModelGroup::Automatic);
+  EXPECT_EQ(modelGroup("detection"), MonaiModelGroup::Others);
+  EXPECT_STREQ(toString(MonaiModelGroup::Deepedit), "deepedit");
+}
+
+TEST(MonaiInfo, ConfigOptionsKeepDefaultsAndChoices) {
+  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+  const auto& config = info.findModel("segmentation_spleen")->config;
+  ASSERT_EQ(config.size(), 4u);  // key order
+  EXPECT_EQ(config[0].key, "device");
+  EXPECT_EQ(config[0].defaultValue, "cpu");
+  EXPECT_EQ(config[0].choices.size(), 1u);
+  EXPECT_EQ(config[1].key, "largest_cc");
+  EXPECT_TRUE(config[1].isCheckbox());
+  EXPECT_EQ(config[1].defaultValue, false);
+  // A list is always "choices": roi_size [96, 96, 96] offers 96 (as Slicer reads it).
+  EXPECT_EQ(config[2].key, "roi_size");
+  EXPECT_EQ(config[2].defaultValue, 96);
+  EXPECT_EQ(config[3].defaultValue, 0.25);
+  EXPECT_FALSE(config[3].isCheckbox());
+
+  ASSERT_EQ(info.trainers.size(), 1u);
+  EXPECT_EQ(info.trainers[0].name, "segmentation_spleen");
+  EXPECT_EQ(info.trainers[0].description, "Train spleen");
+  ASSERT_EQ(info.trainers[0].config.size(), 3u);
+  EXPECT_EQ(info.trainers[0].config[2].key, "tracking");
+  EXPECT_EQ(info.trainers[0].config[2].defaultValue, "mlflow");
+}
+
+TEST(MonaiInfo, StrategiesScoringAndDatastore) {
+  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+  ASSERT_EQ(info.strategies.size(), 2u);
+  EXPECT_EQ(info.strategies[0].name, "first");
+  EXPECT_EQ(info.strategies[1].description, "Random");
+  ASSERT_EQ(info.scoring.size(), 1u);
+  ASSERT_TRUE(info.datastore.has_value());
+  EXPECT_EQ(info.datastore->total, 4);
+  EXPECT_EQ(info.datastore->completed, 2);
+  ASSERT_EQ(info.datastore->labelTags.size(), 2u);
+  EXPECT_EQ(info.datastore->labelTags[0], (std::pair<std::string, long long>{"final", 2}));
+  EXPECT_EQ(info.trainStats["segmentation_spleen"]["total_epochs"], 50);
+  EXPECT_EQ(info.raw["version"], "0.8.1");
+}
+
+TEST(MonaiInfo, MissingAndOddFieldsAreTolerated) {
+  const MonaiInfo empty = parseMonaiInfo("{}");
+  EXPECT_TRUE(empty.name.empty());
+  EXPECT_TRUE(empty.models.empty());
+  EXPECT_FALSE(empty.datastore.has_value());
+
+  const MonaiInfo odd = parseMonaiInfo(R"({
+    "name": 7, "version": null, "labels": "spleen",
+    "models": {"m": {"type": 3, "dimension": "x", "labels": {"a": -1}, "config": []},
+               "n": null, "o": {"dimension": 2.0, "extra": {"nested": true}}},
+    "trainers": [], "strategies": ["random", 3], "datastore": {"total": "many"}})");
+  EXPECT_EQ(odd.name, "7");
+  EXPECT_TRUE(odd.version.empty());
+  EXPECT_TRUE(odd.labels.empty());
+  ASSERT_EQ(odd.models.size(), 3u);
+  EXPECT_EQ(odd.models[0].type, "3");
+  EXPECT_EQ(odd.models[0].dimension, 3);
+  EXPECT_EQ(odd.models[0].labels[0].value, -1);
+  EXPECT_TRUE(odd.models[0].config.empty());
+  EXPECT_EQ(odd.models[1].name, "n");
+  EXPECT_EQ(modelGroup(odd.models[1].type), MonaiModelGroup::Automatic);
+  EXPECT_EQ(odd.models[2].dimension, 2);
+  ASSERT_EQ(odd.strategies.size(), 1u);
+  EXPECT_EQ(odd.strategies[0].name, "random");
+  EXPECT_EQ(odd.datastore->total, 0);
+}
+
+TEST(MonaiInfo, AnswersThatAreNotAnObjectNameTheProblem) {
+  EXPECT_NE(errorOf("[1, 2]").find("GET /info/ is a JSON array, not an object"), std::string::npos);
+  EXPECT_NE(errorOf("\"ok\"").find("is a JSON string"), std::string::npos);
+  EXPECT_NE(errorOf("<html><body>Swagger UI</body></html>")
+                .find("GET /info/ is not JSON (it starts with '<html><body>Swagger"),
+            std::string::npos);
+  EXPECT_NE(errorOf("").find("is not JSON (it is empty)"), std::string::npos);
+  EXPECT_NE(errorOf(R"({"name": "cut)").find("is not JSON"), std::string::npos);
+  EXPECT_NE(errorOf(std::string(100000, '[')).find("nests JSON deeper than"), std::string::npos);
+}

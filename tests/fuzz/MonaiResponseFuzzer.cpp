@@ -1,0 +1,95 @@
+// libFuzzer harness: arbitrary bytes as a MONAI Label server answer. Byte 0 picks the
+// Content-Type (multipart with a fixed plain or quoted boundary, one read from the input up to
+// its first newline, JSON, octet-stream, none, text), byte 1 the HTTP status; the rest is the
+// body, fed to parseInferResponse, parseMultipart and parseMonaiInfo. Anything but a
+// core::Error is a finding, and so is a part that points outside the body.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/Error.h"
+#include "core/ai/InferResponse.h"
+#include "core/ai/MonaiInfo.h"
+#include "core/ai/Multipart.h"
+
+using namespace delineate;
+
+namespace {
+
+constexpr int kStatuses[16] = {200, 200, 200, 200, 401, 403, 404, 406,
+                               422, 429, 440, 500, 502, 307, 418, 204};
+
+void checkInside(const std::vector<core::ai::MultipartPart>& parts, std::string_view body) {
+  for (const auto& part : parts) {
+    if (!part.body.empty() && (part.body.data() < body.data() ||
+                               part.body.data() + part.body.size() > body.data() + body.size())) {
+      std::abort();
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 2) {
+    return 0;
+  }
+  const int status = kStatuses[data[1] % 16];
+  std::string_view body(reinterpret_cast<const char*>(data) + 2, size - 2);
+  std::string contentType;
+  switch (data[0] % 8) {
+    case 0:
+      contentType = "multipart/form-data; boundary=b";
+      break;
+    case 1:
+      contentType = "multipart/form-data; boundary=\"0123456789abcdef0123456789abcdef\"";
+      break;
+    case 2: {
+      const std::size_t eol = body.find('\n');
+      if (eol != std::string_view::npos && eol < 512) {
+        contentType.assign(body.substr(0, eol));
+        body.remove_prefix(eol + 1);
+      }
+      break;
+    }
+    case 3:
+      contentType = "application/json";
+      break;
+    case 4:
+      contentType = "application/octet-stream";
+      break;
+    case 5:
+      break;  // no Content-Type: sniffed
+    case 6:
+      contentType = "text/plain; charset=utf-8";
+      break;
+    default:
+      contentType = "multipart/mixed; BOUNDARY=b; charset=utf-8";
+      break;
+  }
+  try {
+    const core::ai::InferResponse r =
+        core::ai::parseInferResponse(status, contentType, body, "attachment; filename=r.nii.gz");
+    if (r.hasImage && r.image.size() > body.size()) {
+      std::abort();
+    }
+  } catch (const core::Error&) {
+  }
+  try {
+    checkInside(core::ai::parseMultipart(contentType, body), body);
+  } catch (const core::Error&) {
+  }
+  try {
+    checkInside(core::ai::parseMultipartWithBoundary("b", body), body);
+  } catch (const core::Error&) {
+  }
+  core::ai::classifyServerAnswer(status, contentType, body);
+  try {
+    core::ai::parseMonaiInfo(body, "fuzz");
+  } catch (const core::Error&) {
+  }
+  return 0;
+}
