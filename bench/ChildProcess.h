@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,42 @@ inline VolumeBenchArgs parseVolumeBenchArgs(int argc, char** argv, const std::st
   a.dir /=
       std::to_string(a.size[0]) + "x" + std::to_string(a.size[1]) + "x" + std::to_string(a.size[2]);
   return a;
+}
+
+// Runs this benchmark again as `self --child what dir` and parses the JSON object it prints on
+// stdout, adding "ok": true; {"ok": false} when it failed or printed nothing.
+inline nlohmann::json runJsonChild(const std::string& self, const std::string& what,
+                                   const std::filesystem::path& dir) {
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    return {{"ok", false}};
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::close(fds[0]);
+    ::execl(self.c_str(), self.c_str(), "--child", what.c_str(), dir.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::string out;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) {
+    out.append(buf, std::size_t(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.empty()) {
+    return {{"ok", false}};
+  }
+  nlohmann::json r = nlohmann::json::parse(out, nullptr, false);
+  if (!r.is_object()) {
+    return {{"ok", false}};
+  }
+  r["ok"] = true;
+  return r;
 }
 
 }  // namespace delineate::bench

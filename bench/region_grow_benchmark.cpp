@@ -107,40 +107,10 @@ int childMain(const std::string& what, const fs::path& dir) {
   return 0;
 }
 
-json runChild(const std::string& self, const std::string& what, const fs::path& dir) {
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    return {};
-  }
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::close(fds[0]);
-    ::execl(self.c_str(), self.c_str(), "--child", what.c_str(), dir.c_str(),
-            static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  std::string out;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) {
-    out.append(buf, std::size_t(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.empty()) {
-    return {{"ok", false}};
-  }
-  json r = json::parse(out);
-  r["ok"] = true;
-  return r;
-}
-
 json best(int repeat, const std::string& self, const std::string& what, const fs::path& dir) {
   json b;
   for (int r = 0; r < repeat; ++r) {
-    const json m = runChild(self, what, dir);
+    const json m = bench::runJsonChild(self, what, dir);
     if (b.is_null() || (m["ok"] && double(m["seconds"]) < double(b["seconds"]))) {
       b = m;
     }

@@ -102,10 +102,16 @@ LabelMap readLabelMapFiles(const fs::path& image, const ImageGeometry* expected)
   if (fs::exists(table, ec)) {
     segments = readSegmentTable(table);
   }
-  std::vector<bool> present(65536, false);
+  // Label values present: runs of one value are the rule, so look up only where the value changes.
+  std::vector<std::uint8_t> present(65536, 0);
   const std::uint16_t* p = voxels->as<std::uint16_t>();
+  std::uint16_t last = 0;
+  present[0] = 1;
   for (std::size_t n = 0; n < voxels->count(); ++n) {
-    present[p[n]] = true;
+    if (p[n] != last) {
+      last = p[n];
+      present[last] = 1;
+    }
   }
   for (const Segment& s : segments) {
     present[s.label] = false;  // described already

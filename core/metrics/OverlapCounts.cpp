@@ -7,18 +7,12 @@
 #include <limits>
 
 #include "core/jobs/ParallelFor.h"
+#include "core/metrics/LabelWords.h"
 #include "core/metrics/SameGrid.h"
 
 namespace delineate::core {
 
 namespace {
-
-// Four labels at once, for comparing runs of voxels with one integer compare.
-std::uint64_t load4(const std::uint16_t* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 // The labels one slab has seen: a direct table (label -> slot) so that a lookup costs one load
 // whatever the label value, and a compact list of the labels present.

@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "core/jobs/ParallelFor.h"
+#include "core/metrics/LabelWords.h"
 #include "core/metrics/SameGrid.h"
 
 namespace delineate::core {
@@ -13,12 +14,6 @@ namespace delineate::core {
 namespace {
 
 // Voxels of the label per slice, in the reference, the test and both.
-std::uint64_t load4(const std::uint16_t* p) {
-  std::uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
 struct SliceCounts {
   std::vector<std::uint64_t> reference, test, both;
   explicit SliceCounts(std::size_t n) : reference(n, 0), test(n, 0), both(n, 0) {}
