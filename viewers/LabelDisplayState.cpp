@@ -15,9 +15,25 @@ std::uint8_t alphaOf(double a) {
 
 void LabelDisplayState::setLabelMaps(std::vector<MapPtr> maps) {
   maps_ = std::move(maps);
+  updateShown();
+}
+
+void LabelDisplayState::setProposal(MapPtr proposal) {
+  if (proposal == proposal_) {
+    return;
+  }
+  proposal_ = std::move(proposal);
+  updateShown();
+}
+
+void LabelDisplayState::updateShown() {
+  shown_ = maps_;
+  if (proposal_) {
+    shown_.push_back(proposal_);
+  }
   // Forget per-segment opacities of maps no longer shown.
   for (auto it = segmentOpacity_.begin(); it != segmentOpacity_.end();) {
-    const bool shown = std::any_of(maps_.begin(), maps_.end(),
+    const bool shown = std::any_of(shown_.begin(), shown_.end(),
                                    [&](const MapPtr& m) { return m.get() == it->first.first; });
     it = shown ? std::next(it) : segmentOpacity_.erase(it);
   }

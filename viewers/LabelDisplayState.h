@@ -45,7 +45,12 @@ class LabelDisplayState {
 
   // The label maps shown, bottom to top (the active one is drawn last).
   void setLabelMaps(std::vector<MapPtr> maps);
-  const std::vector<MapPtr>& labelMaps() const { return maps_; }
+  // What is drawn: the label maps, then the AI proposal (if any) on top.
+  const std::vector<MapPtr>& labelMaps() const { return shown_; }
+  // An AI proposal drawn over the label maps (null: none). Its segments' opacity is set with
+  // setSegmentOpacity like any map's.
+  void setProposal(MapPtr proposal);
+  const MapPtr& proposal() const { return proposal_; }
 
   // Voxels of `map` changed inside `box` (a stroke in progress, an undo...).
   void voxelsChanged(const core::LabelMap& map, const core::VoxelBox& box);
@@ -70,7 +75,11 @@ class LabelDisplayState {
  private:
   void notify(const LabelChange& change);
 
+  void updateShown();
+
   std::vector<MapPtr> maps_;
+  MapPtr proposal_;
+  std::vector<MapPtr> shown_;
   LabelDisplaySettings settings_;
   std::map<std::pair<const core::LabelMap*, std::uint16_t>, double> segmentOpacity_;
   std::map<int, Observer> observers_;

@@ -15,27 +15,7 @@
 namespace delineate::viewers {
 
 core::VoxelBox labelContentBox(const core::LabelMap& map) {
-  const core::Size3& n = map.geometry().size;
-  const std::uint16_t* data = map.data();
-  core::VoxelBox box;
-  for (std::size_t k = 0; k < n[2]; ++k) {
-    for (std::size_t j = 0; j < n[1]; ++j) {
-      const std::uint16_t* row = data + map.index(0, j, k);
-      std::size_t first = n[0];
-      std::size_t last = 0;
-      for (std::size_t i = 0; i < n[0]; ++i) {
-        if (row[i] != 0) {
-          first = std::min(first, i);
-          last = i;
-        }
-      }
-      if (first < n[0]) {
-        box.include(first, j, k);
-        box.include(last, j, k);
-      }
-    }
-  }
-  return box;
+  return core::contentBox(map);
 }
 
 LabelSnapshot snapshotLabels(const core::LabelMap& map, const core::VoxelBox& box,

@@ -4,6 +4,8 @@
 #include <vtkActor2D.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkUnsignedCharArray.h>
 #include <vtkImageActor.h>
 #include <vtkImageData.h>
 #include <vtkImageProperty.h>
@@ -193,6 +195,53 @@ void SliceScene::setToolOutline(const std::vector<std::array<double, 2>>& points
   toolOutline_->VisibilityOn();
 }
 
+void SliceScene::setMarkers(const std::vector<PlaneMarker>& markers) {
+  markerCount_ = markers.size();
+  if (markers.empty()) {
+    markers_->VisibilityOff();
+    return;
+  }
+  constexpr int kSegments = 16;
+  constexpr double kPi = 3.14159265358979323846;
+  vtkNew<vtkPoints> pts;
+  vtkNew<vtkCellArray> lines;
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(3);
+  auto colour = [&colours](const PlaneMarker& m) {
+    colours->InsertNextTypedTuple(m.rgb.data());
+  };
+  for (const PlaneMarker& m : markers) {
+    const vtkIdType first = pts->GetNumberOfPoints();
+    for (int s = 0; s < kSegments; ++s) {
+      const double a = 2 * kPi * s / kSegments;
+      pts->InsertNextPoint(m.at[0] + m.radius * std::cos(a), m.at[1] + m.radius * std::sin(a), 1.6);
+    }
+    lines->InsertNextCell(kSegments + 1);
+    for (int s = 0; s <= kSegments; ++s) {
+      lines->InsertCellPoint(first + s % kSegments);
+    }
+    colour(m);
+    if (m.cross) {
+      const double r = m.radius * 0.6;
+      const vtkIdType c = pts->GetNumberOfPoints();
+      pts->InsertNextPoint(m.at[0] - r, m.at[1], 1.6);
+      pts->InsertNextPoint(m.at[0] + r, m.at[1], 1.6);
+      pts->InsertNextPoint(m.at[0], m.at[1] - r, 1.6);
+      pts->InsertNextPoint(m.at[0], m.at[1] + r, 1.6);
+      const vtkIdType h[2] = {c, c + 1}, v[2] = {c + 2, c + 3};
+      lines->InsertNextCell(2, h);
+      lines->InsertNextCell(2, v);
+      colour(m);
+      colour(m);
+    }
+  }
+  markerData_->SetPoints(pts);
+  markerData_->SetLines(lines);
+  markerData_->GetCellData()->SetScalars(colours);
+  markerData_->Modified();
+  markers_->VisibilityOn();
+}
+
 vtkRenderer* SliceScene::renderer() const {
   return renderer_;
 }
@@ -280,6 +329,17 @@ void SliceScene::buildOverlays() {
   toolOutline_->PickableOff();
   toolOutline_->VisibilityOff();
   renderer_->AddActor(toolOutline_);
+
+  vtkNew<vtkPolyDataMapper> markerMapper;
+  markerMapper->SetInputData(markerData_);
+  markerMapper->SetScalarModeToUseCellData();
+  markerMapper->SetColorModeToDirectScalars();
+  markers_->SetMapper(markerMapper);
+  markers_->GetProperty()->SetLineWidth(2);
+  markers_->GetProperty()->LightingOff();
+  markers_->PickableOff();
+  markers_->VisibilityOff();
+  renderer_->AddActor(markers_);
 }
 
 void SliceScene::setVolume(const core::VolumePtr& volume) {

@@ -66,6 +66,16 @@ class SliceScene {
 
   // A polyline in plane coordinates (u, v) over everything (brush circle, lasso); empty hides it.
   void setToolOutline(const std::vector<std::array<double, 2>>& points, bool closed);
+  // AI click markers in plane coordinates: a ring of `radius` mm, RGB colour, plus a cross for
+  // positive clicks. Empty hides them.
+  struct PlaneMarker {
+    std::array<double, 2> at{};
+    double radius = 2;
+    std::array<unsigned char, 3> rgb{255, 255, 255};
+    bool cross = false;
+  };
+  void setMarkers(const std::vector<PlaneMarker>& markers);
+  std::size_t markerCount() const { return markerCount_; }
 
  private:
   void buildOverlays();
@@ -95,6 +105,9 @@ class SliceScene {
   std::vector<std::unique_ptr<LabelSliceLayer>> labelLayers_;
   vtkNew<vtkActor> toolOutline_;
   vtkNew<vtkPolyData> toolOutlineData_;
+  vtkNew<vtkActor> markers_;
+  vtkNew<vtkPolyData> markerData_;
+  std::size_t markerCount_ = 0;
 };
 
 }  // namespace delineate::viewers

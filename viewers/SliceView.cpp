@@ -55,6 +55,9 @@ SliceView::~SliceView() {
   if (labelState_) {
     labelState_->removeObserver(labelObserverId_);
   }
+  if (markerState_) {
+    markerState_->removeObserver(markerObserverId_);
+  }
   if (router_) {
     router_->detach(this);
   }
@@ -125,6 +128,55 @@ void SliceView::setToolOutline(const std::vector<core::Vec3>& world, bool closed
   }
   scene_->setToolOutline(plane, closed);
   render();
+}
+
+void SliceView::setMarkerState(std::shared_ptr<MarkerState> markers) {
+  if (markerState_) {
+    markerState_->removeObserver(markerObserverId_);
+  }
+  markerState_ = std::move(markers);
+  if (markerState_) {
+    markerObserverId_ = markerState_->addObserver([this] {
+      updateMarkers();
+      render();
+    });
+  }
+  updateMarkers();
+}
+
+std::size_t SliceView::shownMarkers() const {
+  return scene_->markerCount();
+}
+
+void SliceView::updateMarkers() {
+  std::vector<SliceScene::PlaneMarker> shown;
+  const core::VolumePtr& volume = state_->volume();
+  if (markerState_ && volume) {
+    const SliceAxes axes = sliceAxes(orientation_);
+    // Half the voxel size along the normal: a marker belongs to the slice it was placed on.
+    const core::ImageGeometry& g = volume->geometry();
+    double thickness = 0;
+    for (int a = 0; a < 3; ++a) {
+      thickness = std::max(thickness, std::abs(core::dot(g.axis(a), axes.normal)) * g.spacing[a]);
+    }
+    const core::Vec3 cursor = state_->cursor();
+    const double radius = std::max(1.0, 7 * viewport_.mmPerPixel());
+    for (const Marker& m : markerState_->markers()) {
+      const core::Vec3 d{m.world[0] - cursor[0], m.world[1] - cursor[1], m.world[2] - cursor[2]};
+      if (std::abs(core::dot(d, axes.normal)) > thickness / 2 + 1e-6) {
+        continue;
+      }
+      SliceScene::PlaneMarker p;
+      p.at = {core::dot(m.world, axes.right), core::dot(m.world, axes.up)};
+      p.radius = radius;
+      p.cross = m.kind == Marker::Positive;
+      p.rgb = m.kind == Marker::Positive   ? std::array<unsigned char, 3>{60, 230, 90}
+              : m.kind == Marker::Negative ? std::array<unsigned char, 3>{240, 60, 60}
+                                           : std::array<unsigned char, 3>{250, 220, 40};
+      shown.push_back(p);
+    }
+  }
+  scene_->setMarkers(shown);
 }
 
 std::size_t SliceView::labelUploadedBytes() const {
@@ -230,6 +282,7 @@ void SliceView::onStateChanged(unsigned changes) {
   if (changes & ViewState::CursorChanged) {
     scene_->setCursor(state_->cursor());
     updateSlider();
+    updateMarkers();
   }
   if (changes & ViewState::WindowChanged) {
     scene_->setWindowLevel(state_->windowLevel());

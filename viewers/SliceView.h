@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "viewers/LabelDisplayState.h"
+#include "viewers/MarkerState.h"
 #include "viewers/PointerInfo.h"
 #include "viewers/SliceGeometry.h"
 #include "viewers/SliceViewport.h"
@@ -70,6 +71,11 @@ class SliceView : public QWidget {
   // A polyline through world points (projected onto this view's plane) drawn over the slice;
   // empty hides it. Used for the brush circle and the lasso outline.
   void setToolOutline(const std::vector<core::Vec3>& world, bool closed);
+  // AI click markers (shared by all views): those within half a voxel of this view's slice are
+  // drawn, green rings with a cross for positive clicks, red for negative, yellow for extremes.
+  void setMarkerState(std::shared_ptr<MarkerState> markers);
+  // Markers drawn on the current slice (tests).
+  std::size_t shownMarkers() const;
   // Texture bytes the label overlay marked for upload so far (tests, benchmark).
   std::size_t labelUploadedBytes() const;
   // The label value drawn at a canvas position for `map` (0 when none).
@@ -90,6 +96,7 @@ class SliceView : public QWidget {
   void syncViewportSize();
   void updateSlider();
   void updateCornerText();
+  void updateMarkers();
   void render();
   bool handleKey(int key);
   QPointF toDevice(const QPointF& logical) const;
@@ -106,6 +113,8 @@ class SliceView : public QWidget {
   int labelFrame_ = -1;
   std::shared_ptr<LabelDisplayState> labelState_;
   int labelObserverId_ = 0;
+  std::shared_ptr<MarkerState> markerState_;
+  int markerObserverId_ = 0;
   QPointer<ToolEventRouter> router_;
   bool hasToolOutline_ = false;
 

@@ -10,12 +10,14 @@ namespace delineate::viewers {
 ViewLayout::ViewLayout(QWidget* parent)
     : QWidget(parent),
       state_(std::make_shared<ViewState>()),
-      labelState_(std::make_shared<LabelDisplayState>()) {
+      labelState_(std::make_shared<LabelDisplayState>()),
+      markerState_(std::make_shared<MarkerState>()) {
   const SliceOrientation orientations[3] = {SliceOrientation::Axial, SliceOrientation::Coronal,
                                             SliceOrientation::Sagittal};
   for (int i = 0; i < 3; ++i) {
     slices_[i] = new SliceView(orientations[i], state_, this);
     slices_[i]->setLabelState(labelState_);
+    slices_[i]->setMarkerState(markerState_);
     connect(slices_[i], &SliceView::pointerMoved, this, &ViewLayout::pointerMoved);
     connect(slices_[i], &SliceView::maximizeRequested, this, [this, i] { toggleMaximized(i); });
   }

@@ -11,6 +11,7 @@
 
 #include "core/model/Volume.h"
 #include "viewers/LabelDisplayState.h"
+#include "viewers/MarkerState.h"
 #include "viewers/PointerInfo.h"
 #include "viewers/ViewState.h"
 
@@ -38,6 +39,8 @@ class ViewLayout : public QWidget {
   const std::shared_ptr<ViewState>& state() const { return state_; }
   // Label maps and how they are drawn, shared by the three slice views.
   const std::shared_ptr<LabelDisplayState>& labelState() const { return labelState_; }
+  // AI click markers, drawn by every slice view.
+  const std::shared_ptr<MarkerState>& markerState() const { return markerState_; }
   // Routes the slice views' mouse events to editing tools first.
   void setToolRouter(ToolEventRouter* router);
 
@@ -65,6 +68,7 @@ class ViewLayout : public QWidget {
 
   std::shared_ptr<ViewState> state_;
   std::shared_ptr<LabelDisplayState> labelState_;
+  std::shared_ptr<MarkerState> markerState_;
   std::array<SliceView*, 3> slices_{};
   VolumeView* volumeView_ = nullptr;
   QGridLayout* grid_ = nullptr;

@@ -11,5 +11,6 @@ int runSample(const Args& args);
 int runInfo(const Args& args);
 int runConvert(const Args& args);
 int runSeg(const Args& args);
+int runInfer(const Args& args);
 
 }  // namespace delineate::cli

@@ -21,6 +21,7 @@ void usage(std::FILE* out) {
                "  info PATH                  print every series under PATH as JSON\n"
                "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
                "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
+               "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
                "  --version                  print the version\n");
 }
 
@@ -41,8 +42,11 @@ int main(int argc, char** argv) {
     usage(stdout);
     return 0;
   }
-  const std::map<std::string, std::function<int(const Args&)>> commands{
-      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg}};
+  const std::map<std::string, std::function<int(const Args&)>> commands{{"sample", runSample},
+                                                                        {"info", runInfo},
+                                                                        {"convert", runConvert},
+                                                                        {"seg", runSeg},
+                                                                        {"infer", runInfer}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

@@ -158,6 +158,23 @@ bool EditSession::pushTableEdit(const std::string& text, std::vector<core::Segme
   return true;
 }
 
+bool EditSession::commitEdit(const std::string& text, core::VoxelDelta delta,
+                             std::optional<std::vector<core::Segment>> table) {
+  auto map = activeMap();
+  if (!map) {
+    return false;
+  }
+  if (table) {
+    return pushTableEdit(text, std::move(*table), std::move(delta));
+  }
+  if (!delta.empty()) {
+    document_.undoStack().push(
+        std::make_unique<core::VoxelEditCommand>(map, std::move(delta), text));
+  }
+  flush();
+  return true;
+}
+
 std::uint16_t EditSession::addSegment(const QString& name) {
   auto map = ensureLabelMap();
   if (!map) {

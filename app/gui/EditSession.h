@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "annotation/EditContext.h"
 #include "annotation/ops/BoxMask.h"
@@ -83,6 +84,11 @@ class EditSession : public QObject {
   bool deleteSegment(std::uint16_t label, const annotation::BoxMask& voxels);
   // `from`'s voxels become `into`; `from` leaves the table; one undo entry.
   bool mergeSegments(std::uint16_t into, std::uint16_t from, const annotation::BoxMask& voxels);
+
+  // Voxels already written into the active map (`delta`, e.g. an accepted AI proposal), with
+  // the segment table becoming `table` when given: one undo entry named `text`.
+  bool commitEdit(const std::string& text, core::VoxelDelta delta,
+                  std::optional<std::vector<core::Segment>> table = std::nullopt);
 
   void undo();
   void redo();

@@ -10,6 +10,8 @@
 #include <QToolBar>
 #include <cstdio>
 
+#include "app/gui/AiController.h"
+#include "app/gui/AiDock.h"
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/EditJobs.h"
 #include "app/gui/EditSession.h"
@@ -38,6 +40,12 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   session_->enableRecovery(RecoveryController::recoveryRoot());
   jobs_ = new EditJobs(session_, this);
   tools_ = new ToolController(session_, jobs_, commands_, views_, this);
+  ai_ = new AiController(session_, tools_, views_->markerState(), this);
+  // Not a dialog: a failing server must not interrupt every click.
+  connect(ai_, &AiController::failed, this, [this](const QString& m) {
+    window_->statusBar()->showMessage(m, 15000);
+    Q_EMIT errorShown(m);
+  });
   operations_ = new SegmentOperationsController(session_, jobs_, commands_, interactive_, this);
   files_ = new LabelFileController(
       session_, jobs_, commands_, interactive_, [this](const QString& m) { showError(m); }, this);
@@ -88,6 +96,7 @@ EditingFeature::~EditingFeature() {
   delete measurer_;
   delete files_;
   delete operations_;
+  delete ai_;
   delete tools_;
   delete jobs_;
   delete session_;
@@ -135,6 +144,14 @@ QDockWidget* EditingFeature::createDock(QWidget* parent) {
   auto* dock = new QDockWidget(tr("Segments"), parent);
   dock->setObjectName(QStringLiteral("segmentsDock"));
   dock->setWidget(dock_);
+  return dock;
+}
+
+QDockWidget* EditingFeature::createAiDock(QWidget* parent) {
+  aiDock_ = new AiDock(ai_, interactive_, parent);
+  auto* dock = new QDockWidget(tr("AI"), parent);
+  dock->setObjectName(QStringLiteral("aiDock"));
+  dock->setWidget(aiDock_);
   return dock;
 }
 

@@ -27,6 +27,8 @@ class CommandRegistry;
 class EditJobs;
 class EditSession;
 class LabelFileController;
+class AiController;
+class AiDock;
 class RecoveryController;
 class RecoverySnapshots;
 class SegmentMeasurer;
@@ -49,6 +51,8 @@ class EditingFeature : public QObject {
   void populate3dMenu(QMenu* render);
   QToolBar* createToolBar(QWidget* parent);
   QDockWidget* createDock(QWidget* parent);
+  // The AI panel (backend, model, Accept/Reject/Freeze).
+  QDockWidget* createAiDock(QWidget* parent);
 
   // A new image is shown: its label maps start empty; pending labels or a pending recovery
   // install onto it.
@@ -74,6 +78,8 @@ class EditingFeature : public QObject {
   RecoveryController* recovery() const { return recovery_; }
   RecoverySnapshots* snapshots() const { return snapshots_; }
   SegmentsDock* segmentsDock() const { return dock_; }
+  AiController* ai() const { return ai_; }
+  AiDock* aiDock() const { return aiDock_; }
 
  Q_SIGNALS:
   void errorShown(const QString& message);
@@ -89,6 +95,8 @@ class EditingFeature : public QObject {
   EditSession* session_ = nullptr;
   EditJobs* jobs_ = nullptr;
   ToolController* tools_ = nullptr;
+  AiController* ai_ = nullptr;
+  AiDock* aiDock_ = nullptr;
   SegmentOperationsController* operations_ = nullptr;
   LabelFileController* files_ = nullptr;
   SegmentMeasurer* measurer_ = nullptr;

@@ -210,6 +210,8 @@ void MainWindow::createDocks() {
   // Segments share the lower left with the study information (in front), keeping the views wide.
   QDockWidget* segmentsDock = editing_->createDock(this);
   tabifyDockWidget(infoDock, segmentsDock);
+  QDockWidget* aiDock = editing_->createAiDock(this);
+  tabifyDockWidget(segmentsDock, aiDock);
   segmentsDock->raise();
   resizeDocks({browserDock}, {260}, Qt::Horizontal);
   // Bound once the actions exist.

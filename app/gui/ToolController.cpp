@@ -102,6 +102,8 @@ void ToolController::setTool(const QString& id) {
     tool = lasso_.get();
   } else if (id == QLatin1String("tool.scissors")) {
     tool = scissors_.get();
+  } else if (const auto it = extraTools_.find(id); it != extraTools_.end()) {
+    tool = it->second;
   } else if (id != QLatin1String("tool.navigate")) {
     return;
   }
@@ -110,6 +112,18 @@ void ToolController::setTool(const QString& id) {
   if (QAction* a = commands_->action(id)) {
     a->setChecked(true);
   }
+}
+
+QAction* ToolController::addTool(const QString& id, const QString& text,
+                                 const QKeySequence& shortcut, const QString& tip,
+                                 annotation::Tool* tool) {
+  QAction* a = commands_->add(id, text, shortcut);
+  a->setCheckable(true);
+  a->setToolTip(tip);
+  group_->addAction(a);
+  extraTools_[id] = tool;
+  connect(a, &QAction::triggered, this, [this, id] { setTool(id); });
+  return a;
 }
 
 QString ToolController::toolId() const {
@@ -149,6 +163,9 @@ QToolBar* ToolController::createToolBar(QWidget* parent) {
   bar->setObjectName(QStringLiteral("toolsToolBar"));
   for (const ToolCommand& t : kTools) {
     bar->addAction(commands_->action(QString::fromLatin1(t.id)));
+  }
+  for (const auto& [id, tool] : extraTools_) {
+    bar->addAction(commands_->action(id));
   }
   bar->addSeparator();
   bar->addWidget(new QLabel(tr(" Brush "), bar));

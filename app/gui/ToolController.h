@@ -7,6 +7,7 @@
 // size) and a tool bar with the brush size and the 3D (ball) brush switch.
 #include <QObject>
 #include <QString>
+#include <map>
 #include <memory>
 
 #include "core/model/ImageGeometry.h"
@@ -58,6 +59,10 @@ class ToolController : public QObject {
   void setPaintRange(std::optional<std::pair<double, double>> range);
   // A tool bar with the tool commands and the brush options.
   QToolBar* createToolBar(QWidget* parent);
+  // A tool from elsewhere (the AI click tools): a checkable command `id` in the tool group that
+  // activates `tool` (owned by the caller, which must outlive this controller or remove it).
+  QAction* addTool(const QString& id, const QString& text, const QKeySequence& shortcut,
+                   const QString& tip, annotation::Tool* tool);
 
  private:
   void pick(const core::Vec3& world);
@@ -73,6 +78,7 @@ class ToolController : public QObject {
   std::unique_ptr<annotation::LassoTool> lasso_;
   std::unique_ptr<annotation::LassoTool> scissors_;
   QActionGroup* group_ = nullptr;
+  std::map<QString, annotation::Tool*> extraTools_;
   QDoubleSpinBox* radius_ = nullptr;
   QCheckBox* sphere_ = nullptr;
   QCheckBox* rangeEnabled_ = nullptr;

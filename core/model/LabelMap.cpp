@@ -61,4 +61,26 @@ std::optional<std::uint16_t> LabelMap::freeLabel() const {
   return std::nullopt;
 }
 
+VoxelBox contentBox(const LabelMap& labels) {
+  VoxelBox box;
+  const Size3& n = labels.geometry().size;
+  const std::uint16_t* v = labels.data();
+  for (std::size_t k = 0, idx = 0; k < n[2]; ++k) {
+    for (std::size_t j = 0; j < n[1]; ++j, idx += n[0]) {
+      std::size_t first = n[0], last = 0;
+      for (std::size_t i = 0; i < n[0]; ++i) {
+        if (v[idx + i] != 0) {
+          first = std::min(first, i);
+          last = i;
+        }
+      }
+      if (first < n[0]) {
+        box.include(first, j, k);
+        box.include(last, j, k);
+      }
+    }
+  }
+  return box;
+}
+
 }  // namespace delineate::core

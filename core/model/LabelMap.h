@@ -11,6 +11,7 @@
 #include "core/model/ImageGeometry.h"
 #include "core/model/Segment.h"
 #include "core/model/Volume.h"
+#include "core/model/VoxelBox.h"
 #include "core/model/VoxelBuffer.h"
 
 namespace delineate::core {
@@ -64,5 +65,9 @@ class LabelMap {
   std::uint64_t version_ = 0;
   int openEdits_ = 0;
 };
+
+// The smallest box holding every non-zero voxel (empty when there is none). A full pass over the
+// map: call it in a job for large maps.
+VoxelBox contentBox(const LabelMap& labels);
 
 }  // namespace delineate::core

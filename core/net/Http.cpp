@@ -18,16 +18,4 @@ std::string headerValue(const Headers& headers, const std::string& name) {
   return {};
 }
 
-std::string joinUrl(const std::string& base, const std::string& path) {
-  std::string b = base;
-  while (!b.empty() && b.back() == '/') {
-    b.pop_back();
-  }
-  std::size_t start = 0;
-  while (start < path.size() && path[start] == '/') {
-    ++start;
-  }
-  return b + "/" + path.substr(start);
-}
-
 }  // namespace delineate::core::net

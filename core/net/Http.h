@@ -49,7 +49,4 @@ struct HttpResponse {
   bool ok() const { return status >= 200 && status < 300; }
 };
 
-// "http://host:8000" + "/info/" with exactly one slash between them, whatever the base ends with.
-std::string joinUrl(const std::string& base, const std::string& path);
-
 }  // namespace delineate::core::net

@@ -1,0 +1,120 @@
+#include "annotation/ai/AiInteraction.h"
+
+#include "core/ai/ClickIndex.h"
+
+namespace delineate::annotation {
+
+bool AiInteraction::addClick(const core::ImageGeometry& grid, const core::Vec3& world,
+                             ClickKind kind) {
+  const auto voxel = core::ai::clickIndexInside(grid, world);
+  if (!voxel || (kind == ClickKind::Extreme && extremePoints() >= 6)) {
+    return false;
+  }
+  clicks_[target_].push_back({world, *voxel, kind});
+  return true;
+}
+
+const std::vector<AiClick>& AiInteraction::clicks() const {
+  static const std::vector<AiClick> none;
+  const auto it = clicks_.find(target_);
+  return it == clicks_.end() ? none : it->second;
+}
+
+std::vector<AiClick> AiInteraction::clicksOf(const Target& target) const {
+  const auto it = clicks_.find(target);
+  return it == clicks_.end() ? std::vector<AiClick>{} : it->second;
+}
+
+void AiInteraction::removeLastClick() {
+  auto it = clicks_.find(target_);
+  if (it != clicks_.end() && !it->second.empty()) {
+    it->second.pop_back();
+  }
+}
+
+void AiInteraction::clearClicks() {
+  clicks_.erase(target_);
+}
+
+bool AiInteraction::hasPositive() const {
+  for (const AiClick& c : clicks()) {
+    if (c.kind == ClickKind::Positive) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::size_t AiInteraction::extremePoints() const {
+  std::size_t n = 0;
+  for (const AiClick& c : clicks()) {
+    n += c.kind == ClickKind::Extreme;
+  }
+  return n;
+}
+
+core::ai::InferRequest AiInteraction::request(const std::string& model, core::VolumePtr image,
+                                              const std::string& label) const {
+  core::ai::InferRequest r;
+  r.model = model;
+  r.image = std::move(image);
+  r.label = label;
+  for (const AiClick& c : clicks()) {
+    switch (c.kind) {
+      case ClickKind::Positive:
+        r.foreground.push_back(c.voxel);
+        break;
+      case ClickKind::Negative:
+        r.background.push_back(c.voxel);
+        break;
+      case ClickKind::Extreme:
+        r.extremePoints.push_back(c.voxel);
+        break;
+    }
+  }
+  return r;
+}
+
+core::VoxelBox AiInteraction::setProposal(std::shared_ptr<core::LabelMap> proposal,
+                                          core::VoxelBox box) {
+  if (frozen_ && proposal_ && proposal && proposal->geometry().sameGrid(proposal_->geometry())) {
+    // Keep the previous proposal; add only what the new one has inside the frozen region.
+    const core::VoxelBox& f = *frozen_;
+    core::VoxelBox changed;
+    for (std::size_t k = f.lo[2]; k < f.hi[2]; ++k) {
+      for (std::size_t j = f.lo[1]; j < f.hi[1]; ++j) {
+        for (std::size_t i = f.lo[0]; i < f.hi[0]; ++i) {
+          const std::size_t n = proposal_->index(i, j, k);
+          if (proposal_->data()[n] == 0 && proposal->data()[n] != 0) {
+            proposal_->mutableData()[n] = proposal->data()[n];
+            proposalBox_.include(i, j, k);
+            changed.include(i, j, k);
+          }
+        }
+      }
+    }
+    proposal_->bumpVersion();
+    return changed;
+  }
+  core::VoxelBox changed = proposalBox_;
+  proposal_ = std::move(proposal);
+  proposalBox_ = proposal_ ? box : core::VoxelBox{};
+  changed.include(proposalBox_);
+  return changed;
+}
+
+void AiInteraction::clearProposal() {
+  proposal_.reset();
+  proposalBox_ = {};
+}
+
+core::VoxelBox sliceRegion(const core::ImageGeometry& grid, const core::ai::VoxelIndex& at,
+                           int axis) {
+  core::VoxelBox box = core::VoxelBox::whole(grid.size);
+  const auto k = static_cast<std::size_t>(std::max<std::int64_t>(0, at[axis]));
+  box.lo[axis] = std::min(k, grid.size[axis] - 1);
+  box.hi[axis] = box.lo[axis] + 1;
+  return box;
+}
+
+}  // namespace delineate::annotation

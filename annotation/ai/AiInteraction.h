@@ -1,0 +1,74 @@
+#pragma once
+// The annotator's side of AI-assisted segmentation, without widgets: the clicks given for each
+// segment (positive, negative, extreme points; each segment keeps its own), the request they make,
+// and the proposal the backend returned — shown semi-transparent until it is accepted (merged
+// under the paint-over policy as one undo entry) or rejected. With Freeze on, a new result may
+// only add voxels inside the frozen region (the slice being worked on); everything else of the
+// proposal stays as it was.
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/ai/AiBackend.h"
+#include "core/model/LabelMap.h"
+#include "core/model/VoxelBox.h"
+
+namespace delineate::annotation {
+
+enum class ClickKind { Positive, Negative, Extreme };
+
+struct AiClick {
+  core::Vec3 world{};            // where the user clicked (LPS mm)
+  core::ai::VoxelIndex voxel{};  // on the image grid, rounded
+  ClickKind kind = ClickKind::Positive;
+};
+
+class AiInteraction {
+ public:
+  // The segment clicks belong to: a label map and a label value in it.
+  using Target = std::pair<const core::LabelMap*, std::uint16_t>;
+
+  void setTarget(Target target) { target_ = target; }
+  const Target& target() const { return target_; }
+
+  // Adds a click of the current target on `grid`; false (nothing added) outside the grid or
+  // beyond six extreme points.
+  bool addClick(const core::ImageGeometry& grid, const core::Vec3& world, ClickKind kind);
+  const std::vector<AiClick>& clicks() const;
+  std::vector<AiClick> clicksOf(const Target& target) const;
+  void removeLastClick();
+  void clearClicks();
+  bool hasPositive() const;
+  std::size_t extremePoints() const;
+
+  // The request the current target's clicks make.
+  core::ai::InferRequest request(const std::string& model, core::VolumePtr image,
+                                 const std::string& label) const;
+
+  // A new result and the box of its non-zero voxels (core::contentBox, computed by the job).
+  // With a frozen region, only voxels inside it may be added to the previous proposal; the rest
+  // of it is kept. Returns the box of voxels that changed on screen.
+  core::VoxelBox setProposal(std::shared_ptr<core::LabelMap> proposal, core::VoxelBox box);
+  const std::shared_ptr<core::LabelMap>& proposal() const { return proposal_; }
+  const core::VoxelBox& proposalBox() const { return proposalBox_; }
+  void clearProposal();
+
+  void setFrozen(std::optional<core::VoxelBox> region) { frozen_ = region; }
+  const std::optional<core::VoxelBox>& frozen() const { return frozen_; }
+
+ private:
+  Target target_{nullptr, 0};
+  std::map<Target, std::vector<AiClick>> clicks_;
+  std::shared_ptr<core::LabelMap> proposal_;
+  core::VoxelBox proposalBox_;
+  std::optional<core::VoxelBox> frozen_;
+};
+
+// The single-slice region of `grid` through voxel `at` across index axis `axis` (Freeze).
+core::VoxelBox sliceRegion(const core::ImageGeometry& grid, const core::ai::VoxelIndex& at,
+                           int axis);
+
+}  // namespace delineate::annotation

@@ -1,0 +1,38 @@
+#include "annotation/ai/ProposalMerge.h"
+
+#include <vector>
+
+#include "core/Error.h"
+#include "core/edit/LabelMapEdit.h"
+
+namespace delineate::annotation {
+
+core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& target,
+                               const std::map<std::uint16_t, std::uint16_t>& valueMap,
+                               const core::VoxelBox& box, const core::PaintPolicy& policy) {
+  const std::string diff = target.geometry().differenceFrom(proposal.geometry());
+  if (!diff.empty()) {
+    throw core::Error(core::ErrorKind::InvalidInput, proposal.name(),
+                      "the proposal is on another grid: " + diff);
+  }
+  std::vector<std::uint16_t> lookup(65536, 0);
+  std::vector<bool> any(65536, false);
+  for (const auto& [from, to] : valueMap) {
+    lookup[from] = to;
+    any[from] = from != 0;
+  }
+  core::LabelMapEdit edit(target, policy);
+  for (std::size_t k = box.lo[2]; k < box.hi[2]; ++k) {
+    for (std::size_t j = box.lo[1]; j < box.hi[1]; ++j) {
+      for (std::size_t i = box.lo[0]; i < box.hi[0]; ++i) {
+        const std::uint16_t v = proposal.at(i, j, k);
+        if (any[v]) {
+          edit.write(i, j, k, lookup[v]);
+        }
+      }
+    }
+  }
+  return edit.commit();
+}
+
+}  // namespace delineate::annotation

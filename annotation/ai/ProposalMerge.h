@@ -1,0 +1,22 @@
+#pragma once
+// Accepting an AI proposal: its voxels written into the user's label map through a LabelMapEdit,
+// so the paint-over policy and the locks hold (manual work is never silently overwritten) and the
+// whole result is one undo entry.
+#include <cstdint>
+#include <map>
+
+#include "core/edit/PaintPolicy.h"
+#include "core/edit/VoxelDelta.h"
+#include "core/model/LabelMap.h"
+#include "core/model/VoxelBox.h"
+
+namespace delineate::annotation {
+
+// Writes target[v] = valueMap[proposal[v]] for every voxel of `box` whose proposal value has an
+// entry in `valueMap` (values without one are ignored), under `policy`. Returns the delta of
+// what changed (already applied; push it as a VoxelEditCommand). Grids must match.
+core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& target,
+                               const std::map<std::uint16_t, std::uint16_t>& valueMap,
+                               const core::VoxelBox& box, const core::PaintPolicy& policy);
+
+}  // namespace delineate::annotation

@@ -1,0 +1,73 @@
+#pragma once
+// The click simulator of interactive-segmentation benchmarks (NoC@85 / NoC@90): a robot user
+// that knows the true mask and clicks at the centre of the largest error region, positive inside
+// a miss, negative inside a false positive, until the result is good enough. The segmenter is a
+// callback, so the same robot drives the built-in engine or a remote server.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "annotation/engine/Clicks.h"
+#include "annotation/ops/BoxMask.h"
+#include "core/jobs/ProgressSink.h"
+#include "core/model/ImageGeometry.h"
+#include "core/model/Volume.h"
+
+namespace delineate::annotation {
+
+struct ClickSimulatorOptions {
+  int maxClicks = 20;
+  // Stop as soon as the Dice reaches this (above 1: always make maxClicks clicks).
+  double stopAtDice = 2.0;
+};
+
+struct SimulatedClick {
+  GuidanceClick click;
+  double dice = 0;     // of the result after this click
+  double seconds = 0;  // the segmenter's wall time for this click
+};
+
+struct ClickSimulation {
+  std::vector<SimulatedClick> clicks;
+  // Clicks needed to reach `dice` (1-based); nullopt when never reached.
+  std::optional<int> clicksToReach(double dice) const;
+  double meanSeconds() const;
+  double maxSeconds() const;
+};
+
+// Segments from all clicks so far (the simulator always passes every click, oldest first).
+using GuidedSegmentation = std::function<BoxMask(const Guidance&)>;
+
+// 2|A and B| / (|A| + |B|); 1 when both are empty.
+double dice(const BoxMask& a, const BoxMask& b);
+
+// The voxels of `label` in a label image (a ground truth), over their bounding box.
+BoxMask maskOfLabel(const core::Volume& labels, std::uint16_t label);
+
+class ClickSimulator {
+ public:
+  // `truth`: the structure's true voxels (any box on the volume grid); `spacing` in mm, for the
+  // distances that find the centre of an error region.
+  ClickSimulator(BoxMask truth, const core::Vec3& spacing, ClickSimulatorOptions options = {});
+
+  // The next click for `prediction`: inside the largest 6-connected region of misses or false
+  // positives (by voxel count; misses first on a tie), at its voxel farthest from the region's
+  // border (the one nearest the region's centroid among equals). nullopt when prediction is
+  // exactly the truth. With an empty prediction this is the first click: the centre of the
+  // structure's largest part.
+  std::optional<GuidanceClick> nextClick(const BoxMask& prediction) const;
+
+  // Clicks until options.maxClicks or options.stopAtDice; polls progress for cancel between
+  // clicks.
+  ClickSimulation run(const GuidedSegmentation& segment, core::ProgressSink& progress) const;
+
+  const BoxMask& truth() const { return truth_; }
+
+ private:
+  BoxMask truth_;
+  core::Vec3 spacing_;
+  ClickSimulatorOptions options_;
+};
+
+}  // namespace delineate::annotation

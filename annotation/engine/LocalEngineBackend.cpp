@@ -1,0 +1,130 @@
+#include "annotation/engine/LocalEngineBackend.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/Error.h"
+#include "core/edit/LabelMapEdit.h"
+
+namespace delineate::annotation {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Voxel index clamped into the grid, or nullopt when it lies outside.
+std::optional<core::Size3> inside(const core::ai::VoxelIndex& v, const core::Size3& n) {
+  for (int a = 0; a < 3; ++a) {
+    if (v[a] < 0 || static_cast<std::size_t>(v[a]) >= n[a]) {
+      return std::nullopt;
+    }
+  }
+  return core::Size3{static_cast<std::size_t>(v[0]), static_cast<std::size_t>(v[1]),
+                     static_cast<std::size_t>(v[2])};
+}
+
+}  // namespace
+
+nlohmann::json LocalEngineBackend::infoJson() {
+  const nlohmann::json options = {{"band_sd", 3.0}, {"fill_holes", true}};
+  return {{"name", "Delineate built-in engine"},
+          {"description", "Point-guided 3D segmentation with classical methods; no model weights"},
+          {"version", "1"},
+          {"labels", nlohmann::json::array()},
+          {"models",
+           {{kClickModel,
+             {{"type", "deepgrow"},
+              {"labels", nlohmann::json::array()},
+              {"dimension", 3},
+              {"description",
+               "Clicks inside (positive) and outside (negative) one structure; any modality"},
+              {"config", options}}},
+            {kExtremeModel,
+             {{"type", "dextr3d"},
+              {"labels", nlohmann::json::array()},
+              {"dimension", 3},
+              {"description", "Six extreme points of one structure"},
+              {"config", options}}}}},
+          {"trainers", nlohmann::json::object()},
+          {"strategies", nlohmann::json::object()},
+          {"scoring", nlohmann::json::object()}};
+}
+
+core::ai::ServerInfo LocalEngineBackend::info(core::ProgressSink&) {
+  return core::ai::parseMonaiInfo(infoJson().dump(), displayName());
+}
+
+core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& request,
+                                                core::ProgressSink& progress) {
+  const auto start = Clock::now();
+  if (!request.image) {
+    throw core::Error(core::ErrorKind::InvalidInput, displayName(), "no image to segment");
+  }
+  const core::Size3& n = request.image->geometry().size;
+  Guidance guidance;
+  const bool extreme = request.model == kExtremeModel;
+  if (!extreme && request.model != kClickModel) {
+    throw core::Error(core::ErrorKind::InvalidInput, displayName(),
+                      "no model named '" + request.model + "'");
+  }
+  for (const auto& v : request.foreground) {
+    if (auto p = inside(v, n)) {
+      guidance.add(*p, true);
+    }
+  }
+  for (const auto& v : request.background) {
+    if (auto p = inside(v, n)) {
+      guidance.add(*p, false);
+    }
+  }
+  SegmenterOptions options = segmenter_.options();
+  if (request.options.is_object()) {
+    options.bandSd = request.options.value("band_sd", options.bandSd);
+    if (!request.options.value("fill_holes", true)) {
+      options.maxHoleFraction = 0;
+    }
+  }
+  if (extreme) {
+    if (request.extremePoints.size() != 6) {
+      throw core::Error(core::ErrorKind::InvalidInput, displayName(),
+                        "the extreme-point model needs six points, got " +
+                            std::to_string(request.extremePoints.size()));
+    }
+    core::VoxelBox box;
+    for (const auto& v : request.extremePoints) {
+      const auto p = inside(v, n);
+      if (!p) {
+        throw core::Error(core::ErrorKind::InvalidInput, displayName(),
+                          "an extreme point lies outside the image");
+      }
+      box.include((*p)[0], (*p)[1], (*p)[2]);
+      guidance.add(*p, true);
+    }
+    options.clipBox = box;
+  }
+  if (guidance.positives().empty()) {
+    throw core::Error(core::ErrorKind::InvalidInput, displayName(),
+                      "no positive click inside the image");
+  }
+  const BoxMask mask = PointGuidedSegmenter(options).segment(*request.image, guidance, progress);
+
+  core::ai::InferResult result;
+  core::Segment segment = core::defaultSegment(1);
+  segment.name = request.label.empty() ? "Structure" : request.label;
+  segment.algorithmType = "SEMIAUTOMATIC";
+  result.labels = std::make_shared<core::LabelMap>(segment.name, request.image->geometry(),
+                                                   std::vector<core::Segment>{segment});
+  {
+    core::LabelMapEdit edit(*result.labels);
+    applyPaint(edit, mask, 1);
+    edit.commit();
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.timings.totalSeconds = seconds;
+  result.timings.serverSeconds = seconds;
+  result.params = {{"label_names", {{segment.name, 1}}},
+                   {"latencies", {{"infer", seconds}, {"total", seconds}}}};
+  return result;
+}
+
+}  // namespace delineate::annotation

@@ -1,0 +1,164 @@
+#include "annotation/engine/PointGuidedSegmenter.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "annotation/engine/HoleFilling.h"
+#include "annotation/engine/IntensityModel.h"
+#include "annotation/engine/NoiseEstimate.h"
+#include "annotation/engine/RegionCompetition.h"
+#include "annotation/engine/RoiImage.h"
+
+namespace delineate::annotation {
+
+namespace {
+
+constexpr int kMaxRoiGrowths = 10;
+// Model refinements per region of interest, and the shell around the region they look at.
+constexpr int kRefinements = 4;
+constexpr int kShellVoxels = 4;
+// Radius of the balls around the positive clicks that the first model looks at (and that the
+// noise is measured in).
+constexpr double kSampleRadiusMm = 10;
+
+bool inBox(const core::Size3& v, const core::VoxelBox& box) {
+  return v[0] >= box.lo[0] && v[0] < box.hi[0] && v[1] >= box.lo[1] && v[1] < box.hi[1] &&
+         v[2] >= box.lo[2] && v[2] < box.hi[2];
+}
+
+// 1 within `radiusMm` of any of the positive clicks, over the grid.
+std::vector<std::uint8_t> ballsAroundPositives(const RoiGrid& grid,
+                                               const std::vector<GuidanceClick>& clicks,
+                                               double radiusMm) {
+  std::vector<std::uint8_t> out(grid.count(), 0);
+  for (const GuidanceClick& c : clicks) {
+    if (c.positive && grid.contains(c.voxel)) {
+      grid.forEachInBall(c.voxel, radiusMm, [&](std::size_t at) { out[at] = 1; });
+    }
+  }
+  return out;
+}
+
+// The box grown on each side where `mask` reaches that side and `bounds` leaves room: by the
+// box's own extent along that axis (so the region doubles), clipped to `bounds`.
+core::VoxelBox grownWhereTouching(const RoiGrid& grid, const std::vector<std::uint8_t>& mask,
+                                  const core::VoxelBox& bounds) {
+  const core::Size3 n = grid.extent();
+  bool touches[3][2] = {};
+  for (std::size_t z = 0; z < n[2]; ++z) {
+    for (std::size_t y = 0; y < n[1]; ++y) {
+      const std::uint8_t* row = mask.data() + n[0] * (y + n[1] * z);
+      if (std::find(row, row + n[0], std::uint8_t{1}) == row + n[0]) {
+        continue;
+      }
+      touches[0][0] |= row[0] != 0;
+      touches[0][1] |= row[n[0] - 1] != 0;
+      touches[1][0] |= y == 0;
+      touches[1][1] |= y + 1 == n[1];
+      touches[2][0] |= z == 0;
+      touches[2][1] |= z + 1 == n[2];
+    }
+  }
+  core::VoxelBox out = grid.box;
+  for (int a = 0; a < 3; ++a) {
+    if (touches[a][0] && out.lo[a] > bounds.lo[a]) {
+      out.lo[a] -= std::min(out.lo[a] - bounds.lo[a], n[a]);
+    }
+    if (touches[a][1] && out.hi[a] < bounds.hi[a]) {
+      out.hi[a] += std::min(bounds.hi[a] - out.hi[a], n[a]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<SmoothedImageCache> PointGuidedSegmenter::sharedCache() {
+  static const std::shared_ptr<SmoothedImageCache> cache = std::make_shared<SmoothedImageCache>();
+  return cache;
+}
+
+BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance& guidance,
+                                      core::ProgressSink& progress) const {
+  const core::ImageGeometry& g = image.geometry();
+  core::VoxelBox bounds = core::VoxelBox::whole(g.size);
+  if (options_.clipBox) {
+    bounds = intersection(bounds, *options_.clipBox);
+  }
+  std::vector<GuidanceClick> clicks;
+  std::vector<core::Size3> positives;
+  core::VoxelBox box;
+  for (const GuidanceClick& c : guidance.clicks) {
+    if (inBox(c.voxel, bounds)) {
+      clicks.push_back(c);
+      box.include(c.voxel[0], c.voxel[1], c.voxel[2]);
+      if (c.positive) {
+        positives.push_back(c.voxel);
+      }
+    }
+  }
+  if (positives.empty()) {
+    return {};
+  }
+  core::Size3 margin{};
+  for (int a = 0; a < 3; ++a) {
+    margin[a] = std::size_t(std::ceil(options_.initialMarginMm / g.spacing[a]));
+  }
+  box = intersection(padded(box, margin, g.size), bounds);
+
+  RegionParams params;
+  params.edgeWeight = options_.edgeWeight;
+  params.negativeReachMm = options_.negativeReachMm;
+  params.positiveReachMm = options_.positiveReachMm;
+  // The noise where the user clicked (the CT's bowel texture elsewhere would inflate it).
+  const double noiseSd = estimateNoiseSdNear(image, positives, kSampleRadiusMm);
+  RoiGrid grid;
+  std::vector<std::uint8_t> fg;
+  for (int growth = 0;; ++growth) {
+    core::SubProgress step(progress, 0.9 * growth / (growth + 1.0),
+                           0.9 * (growth + 1) / (growth + 2.0));
+    const RoiImage roi = makeRoiImage(image, box, noiseSd, *cache_, step);
+    grid = roi.grid;
+    // First model: the tissues within a few mm of the positive clicks; then the region found
+    // and its shell, until the region stops changing.
+    IntensityModel model = IntensityModel(roi, clicks, options_.bandSd)
+                               .refined(roi, ballsAroundPositives(grid, clicks, kSampleRadiusMm), 0);
+    fg = competeForRegion(roi, model, clicks, params, step);
+    for (int r = 0; r < kRefinements; ++r) {
+      model = model.refined(roi, fg, kShellVoxels);
+      std::vector<std::uint8_t> next = competeForRegion(roi, model, clicks, params, step);
+      const bool same = next == fg;
+      fg = std::move(next);
+      if (same) {
+        break;
+      }
+    }
+    const core::VoxelBox next = grownWhereTouching(grid, fg, bounds);
+    if (next == box || growth >= kMaxRoiGrowths) {
+      break;
+    }
+    box = next;
+  }
+
+  std::vector<std::size_t> negativeSeeds;
+  for (const GuidanceClick& c : clicks) {
+    if (!c.positive && grid.contains(c.voxel)) {
+      negativeSeeds.push_back(grid.index(c.voxel));
+    }
+  }
+  if (options_.maxHoleFraction > 0) {
+    fillHoles(fg, grid.extent(), negativeSeeds, options_.maxHoleFraction);
+  }
+  // The clicked voxels themselves, the last click on a voxel winning.
+  for (const GuidanceClick& c : clicks) {
+    if (grid.contains(c.voxel)) {
+      fg[grid.index(c.voxel)] = c.positive ? 1 : 0;
+    }
+  }
+  BoxMask out(grid.box);
+  out.bits = std::move(fg);
+  progress.report(1.0, "Segmenting");
+  return out.shrunkToContent();
+}
+
+}  // namespace delineate::annotation

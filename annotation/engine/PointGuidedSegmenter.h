@@ -1,0 +1,54 @@
+#pragma once
+// The built-in interactive segmenter (no server, no model weights): a 3D structure from positive
+// and negative clicks with classical methods. Inside a region of interest around the clicks,
+// which doubles along each side the result reaches:
+//  1. the image smoothed edge-preservingly (bilateral, SmoothedImageCache), the noise measured
+//     near the positive clicks;
+//  2. an intensity model (IntensityModel): the tissues clicked, their neighbours from the
+//     histogram modes of flat voxels around the clicks and then around the region found, each
+//     tissue's band reaching half way to its neighbours; negative clicks inside another tissue
+//     add it as a neighbour;
+//  3. the candidate voxels opened, so that thin bridges break, and shared out between the
+//     clicks by geodesic competition (RegionCompetition): a negative click on the structure's
+//     own tissue, or on an edge, cuts off what lies near it and nearer to it than to a positive
+//     click; steps 2-3 repeat until the region settles;
+//  4. cavities filled unless a negative click lies in them; the clicked voxels forced.
+// Deterministic: the same image and clicks give the same mask, whatever was segmented before;
+// a click changes the result near it (only a click well inside a new tissue adds that tissue).
+// Thread-safe: one object serves any number of threads.
+#include <memory>
+
+#include "annotation/engine/Clicks.h"
+#include "annotation/engine/SegmenterOptions.h"
+#include "annotation/engine/SmoothedImageCache.h"
+#include "annotation/ops/BoxMask.h"
+#include "core/jobs/ProgressSink.h"
+#include "core/model/Volume.h"
+
+namespace delineate::annotation {
+
+class PointGuidedSegmenter {
+ public:
+  // By default all segmenters share one process-wide cache of smoothed images, so that a
+  // segmenter made per request still finds the smoothing of the previous clicks.
+  explicit PointGuidedSegmenter(SegmenterOptions options = {},
+                                std::shared_ptr<SmoothedImageCache> cache = sharedCache())
+      : options_(options), cache_(std::move(cache)) {}
+
+  static std::shared_ptr<SmoothedImageCache> sharedCache();
+
+  const SegmenterOptions& options() const { return options_; }
+
+  // The structure the clicks describe, over its bounding box (empty without a positive click
+  // inside the image). Extreme points in `guidance` are ignored here (ExtremePointSegmenter).
+  // Throws core::CancelledError when progress is cancelled.
+  BoxMask segment(const core::Volume& image, const Guidance& guidance,
+                  core::ProgressSink& progress) const;
+
+ private:
+  SegmenterOptions options_;
+  // Smoothed images, kept between clicks.
+  std::shared_ptr<SmoothedImageCache> cache_;
+};
+
+}  // namespace delineate::annotation

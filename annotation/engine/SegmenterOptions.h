@@ -1,0 +1,30 @@
+#pragma once
+// Settings of the built-in point-guided segmenter. The defaults suit CT and MR alike; callers
+// rarely change them.
+#include <optional>
+
+#include "core/model/VoxelBox.h"
+
+namespace delineate::annotation {
+
+struct SegmenterOptions {
+  // Half width of a tissue's intensity band, in SDs of the smoothed image's noise.
+  double bandSd = 3.0;
+  // Geodesic cost of an intensity change of one noise SD, relative to one mm of path.
+  double edgeWeight = 1.0;
+  // How far a negative click on the structure's own tissue (or on an edge) cuts, as geodesic
+  // cost: mm of path, more across intensity changes.
+  double negativeReachMm = 40;
+  // How far a later positive click on a tissue already clicked adds, likewise.
+  double positiveReachMm = 40;
+  // Margin around the clicks of the first region of interest; the region doubles along each
+  // side the result touches, up to the whole image (or clipBox).
+  double initialMarginMm = 24;
+  // Fill cavities enclosed by the result (kidney sinus, vessels in the liver) holding at most
+  // this fraction of the result's voxels, unless a negative click lies in them; 0 fills none.
+  double maxHoleFraction = 0.2;
+  // The result stays inside this box (extreme points give it).
+  std::optional<core::VoxelBox> clipBox;
+};
+
+}  // namespace delineate::annotation

@@ -1,0 +1,414 @@
+#include "app/gui/AiController.h"
+
+#include <QKeySequence>
+#include <QSettings>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "annotation/ai/ProposalMerge.h"
+#include "annotation/engine/LocalEngineBackend.h"
+#include "app/gui/EditSession.h"
+#include "app/gui/JobRunner.h"
+#include "app/gui/ToolController.h"
+#include "plugins/monai-label/MonaiLabelBackend.h"
+#include "viewers/LabelDisplayState.h"
+#include "viewers/MarkerState.h"
+
+namespace delineate::app {
+
+namespace {
+
+constexpr const char* kServersKey = "ai/servers";
+constexpr double kProposalOpacity = 0.6;
+
+// The index axis of `grid` closest to a view's slice normal.
+int nearestAxis(const core::ImageGeometry& grid, const core::Vec3& normal) {
+  int best = 2;
+  double bestDot = -1;
+  for (int a = 0; a < 3; ++a) {
+    const double d = std::abs(core::dot(grid.axis(a), normal));
+    if (d > bestDot) {
+      bestDot = d;
+      best = a;
+    }
+  }
+  return best;
+}
+
+// A proposal and the box of its voxels, made by the inference job.
+struct Proposal {
+  std::shared_ptr<core::LabelMap> labels;
+  core::VoxelBox box;
+  core::ai::InferTimings timings;
+};
+
+}  // namespace
+
+AiController::AiController(EditSession* session, ToolController* tools,
+                           std::shared_ptr<viewers::MarkerState> markers, QObject* parent)
+    : QObject(parent),
+      session_(session),
+      tools_(tools),
+      markers_(std::move(markers)),
+      display_(session->display()),
+      inferJobs_(new JobRunner(this)),
+      infoJobs_(new JobRunner(this)) {
+  backends_.push_back({tr("Built-in engine"),
+                       {},
+                       std::make_shared<annotation::LocalEngineBackend>(),
+                       std::nullopt,
+                       {}});
+  for (const QString& url : QSettings().value(QLatin1String(kServersKey)).toStringList()) {
+    plugins::MonaiServerConfig config;
+    config.url = url.toStdString();
+    backends_.push_back({tr("MONAI Label at %1").arg(url),
+                         url,
+                         std::make_shared<plugins::MonaiLabelBackend>(config),
+                         std::nullopt,
+                         {}});
+  }
+  auto handler = [this](const core::Vec3& world, const core::Vec3& normal,
+                        annotation::ClickKind kind) { click(world, kind, normal); };
+  clickTool_ = std::make_unique<annotation::AiClickTool>(false, handler);
+  extremeTool_ = std::make_unique<annotation::AiClickTool>(true, handler);
+  tools->addTool(QStringLiteral("tool.aiClick"), tr("AI clicks"), QKeySequence(QStringLiteral("A")),
+                 tr("Click inside the structure for the AI; Shift+click outside it (A)"),
+                 clickTool_.get());
+  tools->addTool(QStringLiteral("tool.aiExtreme"), tr("AI extreme points"), QKeySequence(),
+                 tr("Click the six extreme points of the structure (left, right, front, back, "
+                    "top, bottom)"),
+                 extremeTool_.get());
+  connect(session_, &EditSession::labelMapsChanged, this, [this] {
+    if (session_->image().get() != image_) {
+      resetForImage();
+    }
+    updateMarkers();
+  });
+  connect(session_, &EditSession::activeSegmentChanged, this, [this](std::uint16_t label) {
+    interaction_.setTarget({session_->activeMap().get(), label});  // each segment its own clicks
+    updateMarkers();
+  });
+  connect(inferJobs_, &JobRunner::started, this, [this] { Q_EMIT busyChanged(true); });
+  connect(inferJobs_, &JobRunner::finished, this, [this] { Q_EMIT busyChanged(false); });
+  setBackend(0);
+}
+
+AiController::~AiController() {
+  if (tools_->toolId().startsWith(QLatin1String("tool.ai"))) {
+    tools_->setTool(QStringLiteral("tool.navigate"));  // the router must not keep our tools
+  }
+  display_->setProposal(nullptr);
+  markers_->setMarkers({});
+  inferJobs_->cancel();
+  infoJobs_->cancel();
+  inferJobs_->waitForIdle();
+  infoJobs_->waitForIdle();
+}
+
+void AiController::setBackend(int index) {
+  if (index < 0 || index >= static_cast<int>(backends_.size())) {
+    return;
+  }
+  inferJobs_->cancel();
+  current_ = index;
+  reject();
+  refresh();
+}
+
+int AiController::addServer(const QString& url) {
+  for (std::size_t i = 0; i < backends_.size(); ++i) {
+    if (backends_[i].url == url) {
+      setBackend(static_cast<int>(i));
+      return static_cast<int>(i);
+    }
+  }
+  plugins::MonaiServerConfig config;
+  config.url = url.toStdString();
+  backends_.push_back({tr("MONAI Label at %1").arg(url),
+                       url,
+                       std::make_shared<plugins::MonaiLabelBackend>(config),
+                       std::nullopt,
+                       {}});
+  QStringList urls;
+  for (const Backend& b : backends_) {
+    if (!b.url.isEmpty()) {
+      urls << b.url;
+    }
+  }
+  QSettings().setValue(QLatin1String(kServersKey), urls);
+  Q_EMIT backendsChanged();
+  setBackend(static_cast<int>(backends_.size()) - 1);
+  return current_;
+}
+
+void AiController::refresh() {
+  const int index = current_;
+  std::shared_ptr<core::ai::AiBackend> backend = backends_[static_cast<std::size_t>(index)].backend;
+  backends_[static_cast<std::size_t>(index)].status = tr("connecting…");
+  Q_EMIT statusChanged(backends_[static_cast<std::size_t>(index)].status);
+  infoJobs_->run<core::ai::ServerInfo>(
+      tr("Asking %1 for its models").arg(backends_[static_cast<std::size_t>(index)].name),
+      [backend](core::ProgressSink& progress) { return backend->info(progress); },
+      [this, index](core::ai::ServerInfo info) {
+        Backend& b = backends_[static_cast<std::size_t>(index)];
+        b.status = tr("connected: %n model(s)", nullptr, static_cast<int>(info.models.size()));
+        b.info = std::move(info);
+        if (index == current_) {
+          const QStringList names = models();
+          if (!names.contains(model_)) {
+            model_ = names.isEmpty() ? QString() : names.front();
+          }
+          Q_EMIT modelsChanged();
+          Q_EMIT statusChanged(b.status);
+        }
+      },
+      [this, index](const QString& error, bool cancelled) {
+        Backend& b = backends_[static_cast<std::size_t>(index)];
+        b.info.reset();
+        b.status = cancelled ? tr("not checked") : error;
+        if (index == current_) {
+          Q_EMIT modelsChanged();
+          Q_EMIT statusChanged(b.status);
+        }
+      });
+}
+
+bool AiController::connected() const {
+  return backends_[static_cast<std::size_t>(current_)].info.has_value();
+}
+
+QStringList AiController::models() const {
+  QStringList out;
+  const auto& info = backends_[static_cast<std::size_t>(current_)].info;
+  if (!info) {
+    return out;
+  }
+  for (const core::ai::MonaiModel& m : info->models) {
+    if (core::ai::modelGroup(m.type) != core::ai::MonaiModelGroup::Others) {
+      out << QString::fromStdString(m.name);
+    }
+  }
+  return out;
+}
+
+void AiController::setModel(const QString& name) {
+  model_ = name;
+  reject();
+}
+
+std::string AiController::segmentName() const {
+  const auto map = session_->activeMap();
+  const core::Segment* s = map ? map->segment(session_->activeLabel()) : nullptr;
+  return s ? s->name : std::string();
+}
+
+void AiController::click(const core::Vec3& world, annotation::ClickKind kind,
+                         const core::Vec3& sliceNormal) {
+  const core::VolumePtr image = session_->image();
+  if (!image) {
+    return;
+  }
+  auto map = session_->ensureLabelMap();
+  if (!map) {
+    return;
+  }
+  interaction_.setTarget({map.get(), session_->activeLabel()});
+  if (!interaction_.addClick(image->geometry(), world, kind)) {
+    Q_EMIT session_->statusMessage(kind == annotation::ClickKind::Extreme
+                                       ? tr("Six extreme points are set; clear them to start again")
+                                       : tr("The click lies outside the image"));
+    return;
+  }
+  lastAxis_ = nearestAxis(image->geometry(), sliceNormal);
+  lastVoxel_ = interaction_.clicks().back().voxel;
+  updateMarkers();
+  const bool ready = kind == annotation::ClickKind::Extreme ? interaction_.extremePoints() == 6
+                                                            : interaction_.hasPositive();
+  if (runOnClick_ && ready) {
+    run();
+  }
+}
+
+void AiController::clearClicks() {
+  inferJobs_->cancel();
+  interaction_.clearClicks();
+  updateMarkers();
+}
+
+void AiController::run() {
+  const core::VolumePtr image = session_->image();
+  if (!image || model_.isEmpty()) {
+    Q_EMIT failed(model_.isEmpty() ? tr("No model: %1").arg(backends_[current_].status)
+                                   : tr("No image"));
+    return;
+  }
+  core::ai::InferRequest request = interaction_.request(model_.toStdString(), image, segmentName());
+  if (interaction_.extremePoints() > 0 && interaction_.extremePoints() < 6) {
+    Q_EMIT session_->statusMessage(tr("%1 of 6 extreme points").arg(interaction_.extremePoints()));
+    return;
+  }
+  if (interaction_.extremePoints() == 6) {
+    // The built-in extreme-point model; a server's own DEXTR model when it lists one.
+    const auto& info = backends_[static_cast<std::size_t>(current_)].info;
+    for (const auto& m : info ? info->models : std::vector<core::ai::MonaiModel>{}) {
+      if (m.type == "dextr3d") {
+        request.model = m.name;
+      }
+    }
+  }
+  std::shared_ptr<core::ai::AiBackend> backend =
+      backends_[static_cast<std::size_t>(current_)].backend;
+  const QString server = backends_[static_cast<std::size_t>(current_)].name;
+  // Starting a job cancels the one running: a click during a request re-issues it.
+  inferJobs_->run<std::shared_ptr<Proposal>>(
+      tr("AI: %1").arg(QString::fromStdString(request.model)),
+      [backend, request](core::ProgressSink& progress) {
+        core::ai::InferResult result = backend->infer(request, progress);
+        auto p = std::make_shared<Proposal>();
+        p->labels = std::move(result.labels);
+        p->box = core::contentBox(*p->labels);
+        p->timings = result.timings;
+        return p;
+      },
+      [this](std::shared_ptr<Proposal> p) {
+        timings_ = p->timings;
+        const core::VoxelBox changed = interaction_.setProposal(p->labels, p->box);
+        showProposal();
+        display_->voxelsChanged(*interaction_.proposal(), changed);
+        Q_EMIT proposalChanged();
+        Q_EMIT session_->statusMessage(timingsText());
+      },
+      [this, server](const QString& error, bool cancelled) {
+        if (!cancelled) {
+          Q_EMIT failed(tr("%1: %2").arg(server, error));
+        }
+      });
+}
+
+bool AiController::busy() const {
+  return inferJobs_->busy();
+}
+
+void AiController::cancel() {
+  inferJobs_->cancel();
+}
+
+void AiController::showProposal() {
+  const auto& p = interaction_.proposal();
+  display_->setProposal(p);
+  if (p) {
+    for (const core::Segment& s : p->segments()) {
+      display_->setSegmentOpacity(*p, s.label, kProposalOpacity);
+    }
+  }
+}
+
+bool AiController::accept() {
+  const auto proposal = interaction_.proposal();
+  auto map = session_->activeMap();
+  if (!proposal || !map) {
+    return false;
+  }
+  if (session_->refuseEdit()) {
+    return false;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  // One structure: it becomes the active segment. Several: each goes to the segment of its name,
+  // new segments are added for the others.
+  std::map<std::uint16_t, std::uint16_t> valueMap;
+  std::optional<std::vector<core::Segment>> table;
+  if (proposal->segments().size() <= 1) {
+    const std::uint16_t v = proposal->segments().empty() ? 1 : proposal->segments()[0].label;
+    valueMap[v] = session_->activeLabel();
+  } else {
+    std::vector<core::Segment> after = map->segments();
+    core::LabelMap probe(map->name(), map->geometry(), after);  // for freeLabel()
+    for (const core::Segment& s : proposal->segments()) {
+      const auto it = std::find_if(after.begin(), after.end(),
+                                   [&](const core::Segment& t) { return t.name == s.name; });
+      if (it != after.end()) {
+        valueMap[s.label] = it->label;
+        continue;
+      }
+      probe.segments() = after;
+      const auto free = probe.freeLabel();
+      if (!free) {
+        break;
+      }
+      core::Segment added = s;
+      added.label = *free;
+      after.push_back(added);
+      valueMap[s.label] = *free;
+    }
+    table = after;
+  }
+  core::VoxelDelta delta = annotation::mergeProposal(
+      *proposal, *map, valueMap, interaction_.proposalBox(), session_->policy());
+  const bool changed = !delta.empty() || table;
+  session_->commitEdit("Accept AI proposal", std::move(delta), table);
+  mergeSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  interaction_.clearProposal();
+  interaction_.clearClicks();
+  interaction_.setFrozen(std::nullopt);
+  showProposal();
+  updateMarkers();
+  Q_EMIT proposalChanged();
+  Q_EMIT session_->statusMessage(timingsText());
+  return changed;
+}
+
+void AiController::reject() {
+  inferJobs_->cancel();
+  if (!interaction_.proposal()) {
+    return;
+  }
+  interaction_.clearProposal();
+  showProposal();
+  Q_EMIT proposalChanged();
+}
+
+void AiController::setFrozen(bool frozen) {
+  const core::VolumePtr image = session_->image();
+  interaction_.setFrozen(frozen && image ? std::optional(annotation::sliceRegion(
+                                               image->geometry(), lastVoxel_, lastAxis_))
+                                         : std::nullopt);
+}
+
+QString AiController::timingsText() const {
+  if (!timings_) {
+    return {};
+  }
+  const core::ai::InferTimings& t = *timings_;
+  QString text = t.serverSeconds ? tr("Server %1 s").arg(*t.serverSeconds, 0, 'f', 2)
+                                 : tr("Server time not reported");
+  text += tr(" · client: upload %1 s, wait %2 s, download %3 s, decode %4 s, merge %5 s")
+              .arg(t.uploadSeconds, 0, 'f', 2)
+              .arg(t.waitSeconds, 0, 'f', 2)
+              .arg(t.downloadSeconds, 0, 'f', 2)
+              .arg(t.decodeSeconds, 0, 'f', 3)
+              .arg(mergeSeconds_, 0, 'f', 3);
+  return text;
+}
+
+void AiController::updateMarkers() {
+  std::vector<viewers::Marker> shown;
+  for (const annotation::AiClick& c : interaction_.clicks()) {
+    shown.push_back({c.world, c.kind == annotation::ClickKind::Positive ? viewers::Marker::Positive
+                              : c.kind == annotation::ClickKind::Negative
+                                  ? viewers::Marker::Negative
+                                  : viewers::Marker::Extreme});
+  }
+  markers_->setMarkers(std::move(shown));
+}
+
+void AiController::resetForImage() {
+  inferJobs_->cancel();
+  image_ = session_->image().get();
+  interaction_ = annotation::AiInteraction();
+  showProposal();
+  updateMarkers();
+  Q_EMIT proposalChanged();
+}
+
+}  // namespace delineate::app

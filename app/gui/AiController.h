@@ -1,0 +1,118 @@
+#pragma once
+// AI-assisted segmentation in the app: the backends (the built-in engine, and MONAI Label servers
+// from the settings), the click tools, the markers on the views, inference as a cancellable job
+// (a click while one runs cancels it and asks again), the proposal drawn semi-transparent, and
+// Accept (one undo step under the paint-over policy) / Reject / Freeze. The GUI never waits on
+// the network.
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "annotation/ai/AiClickTool.h"
+#include "annotation/ai/AiInteraction.h"
+#include "core/ai/AiBackend.h"
+
+namespace delineate::viewers {
+class LabelDisplayState;
+class MarkerState;
+}  // namespace delineate::viewers
+
+namespace delineate::app {
+
+class EditSession;
+class JobRunner;
+class ToolController;
+
+class AiController : public QObject {
+  Q_OBJECT
+
+ public:
+  struct Backend {
+    QString name;
+    QString url;  // empty for the built-in engine
+    std::shared_ptr<core::ai::AiBackend> backend;
+    std::optional<core::ai::ServerInfo> info;
+    QString status;  // "connected", or what went wrong
+  };
+
+  AiController(EditSession* session, ToolController* tools,
+               std::shared_ptr<viewers::MarkerState> markers, QObject* parent = nullptr);
+  ~AiController() override;
+
+  const std::vector<Backend>& backends() const { return backends_; }
+  int backendIndex() const { return current_; }
+  // Selects a backend and asks it for its models (a job); statusChanged tells the outcome.
+  void setBackend(int index);
+  // Adds a MONAI Label server (kept in the settings); returns its index.
+  int addServer(const QString& url);
+  // Asks the current backend for its models again.
+  void refresh();
+  bool connected() const;
+
+  // Models of the current backend that take clicks or run alone, and the chosen one.
+  QStringList models() const;
+  const QString& model() const { return model_; }
+  void setModel(const QString& name);
+
+  bool runOnClick() const { return runOnClick_; }
+  void setRunOnClick(bool on) { runOnClick_ = on; }
+
+  // A click of the tools (world LPS mm): recorded for the active segment, shown, and run.
+  void click(const core::Vec3& world, annotation::ClickKind kind,
+             const core::Vec3& sliceNormal = {0, 0, 1});
+  void clearClicks();
+  void run();
+  bool busy() const;
+  void cancel();
+
+  bool hasProposal() const { return interaction_.proposal() != nullptr; }
+  const annotation::AiInteraction& interaction() const { return interaction_; }
+  // Merges the proposal into the active label map (one undo entry); false when nothing merged.
+  bool accept();
+  void reject();
+  // Freeze: later results may only add to the slice of the last click.
+  void setFrozen(bool frozen);
+  bool frozen() const { return interaction_.frozen().has_value(); }
+
+  // The last inference's timings, the server's beside the client's.
+  const std::optional<core::ai::InferTimings>& lastTimings() const { return timings_; }
+  QString timingsText() const;
+
+ Q_SIGNALS:
+  void backendsChanged();
+  void statusChanged(const QString& status);
+  void modelsChanged();
+  void proposalChanged();
+  void busyChanged(bool busy);
+  void failed(const QString& message);
+
+ private:
+  void updateMarkers();
+  void showProposal();
+  void resetForImage();
+  std::string segmentName() const;
+
+  EditSession* session_;
+  ToolController* tools_;
+  std::shared_ptr<viewers::MarkerState> markers_;
+  std::shared_ptr<viewers::LabelDisplayState> display_;
+  JobRunner* inferJobs_;
+  JobRunner* infoJobs_;
+  std::vector<Backend> backends_;
+  int current_ = 0;
+  QString model_;
+  bool runOnClick_ = true;
+  annotation::AiInteraction interaction_;
+  std::unique_ptr<annotation::AiClickTool> clickTool_;
+  std::unique_ptr<annotation::AiClickTool> extremeTool_;
+  std::optional<core::ai::InferTimings> timings_;
+  double mergeSeconds_ = 0;
+  const core::Volume* image_ = nullptr;
+  int lastAxis_ = 2;
+  core::ai::VoxelIndex lastVoxel_{};
+};
+
+}  // namespace delineate::app

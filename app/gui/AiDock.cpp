@@ -1,0 +1,138 @@
+#include "app/gui/AiDock.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "app/gui/AiController.h"
+
+namespace delineate::app {
+
+AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
+    : QWidget(parent), ai_(ai), interactive_(interactive) {
+  setObjectName(QStringLiteral("aiPanel"));
+  backends_ = new QComboBox(this);
+  backends_->setObjectName(QStringLiteral("aiBackend"));
+  auto* add = new QToolButton(this);
+  add->setText(tr("+"));
+  add->setToolTip(tr("Add a MONAI Label server (URL)"));
+  auto* refresh = new QToolButton(this);
+  refresh->setText(tr("⟳"));
+  refresh->setToolTip(tr("Ask the server for its models again"));
+  status_ = new QLabel(this);
+  status_->setObjectName(QStringLiteral("aiStatus"));
+  status_->setWordWrap(true);
+  models_ = new QComboBox(this);
+  models_->setObjectName(QStringLiteral("aiModel"));
+  runOnClick_ = new QCheckBox(tr("Run on every click"), this);
+  runOnClick_->setChecked(ai_->runOnClick());
+  run_ = new QPushButton(tr("Run"), this);
+  accept_ = new QPushButton(tr("Accept"), this);
+  accept_->setObjectName(QStringLiteral("aiAccept"));
+  accept_->setToolTip(
+      tr("Merge the proposal into the active segment (one undo step; the "
+         "paint-over policy and locks apply)"));
+  reject_ = new QPushButton(tr("Reject"), this);
+  freeze_ = new QPushButton(tr("Freeze"), this);
+  freeze_->setCheckable(true);
+  freeze_->setToolTip(tr("New results may only add to the slice of the last click"));
+  clear_ = new QPushButton(tr("Clear clicks"), this);
+  timings_ = new QLabel(this);
+  timings_->setObjectName(QStringLiteral("aiTimings"));
+  timings_->setWordWrap(true);
+  auto* hint = new QLabel(tr("Tool <b>AI clicks</b> (A): click inside the structure, Shift+click "
+                             "outside it."),
+                          this);
+  hint->setWordWrap(true);
+
+  auto* serverRow = new QHBoxLayout;
+  serverRow->addWidget(backends_, 1);
+  serverRow->addWidget(refresh);
+  serverRow->addWidget(add);
+  auto* buttons = new QGridLayout;
+  buttons->addWidget(run_, 0, 0);
+  buttons->addWidget(clear_, 0, 1);
+  buttons->addWidget(accept_, 1, 0);
+  buttons->addWidget(reject_, 1, 1);
+  buttons->addWidget(freeze_, 2, 0);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(serverRow);
+  layout->addWidget(status_);
+  layout->addWidget(models_);
+  layout->addWidget(runOnClick_);
+  layout->addLayout(buttons);
+  layout->addWidget(hint);
+  layout->addWidget(timings_);
+  layout->addStretch(1);
+
+  connect(backends_, &QComboBox::activated, ai_, &AiController::setBackend);
+  connect(add, &QToolButton::clicked, this, &AiDock::addServer);
+  connect(refresh, &QToolButton::clicked, ai_, &AiController::refresh);
+  connect(models_, &QComboBox::activated, this,
+          [this](int) { ai_->setModel(models_->currentText()); });
+  connect(runOnClick_, &QCheckBox::toggled, ai_, &AiController::setRunOnClick);
+  connect(run_, &QPushButton::clicked, ai_, &AiController::run);
+  connect(accept_, &QPushButton::clicked, ai_, &AiController::accept);
+  connect(reject_, &QPushButton::clicked, ai_, &AiController::reject);
+  connect(freeze_, &QPushButton::toggled, ai_, &AiController::setFrozen);
+  connect(clear_, &QPushButton::clicked, ai_, &AiController::clearClicks);
+  connect(ai_, &AiController::backendsChanged, this, &AiDock::rebuildBackends);
+  connect(ai_, &AiController::modelsChanged, this, &AiDock::rebuildModels);
+  connect(ai_, &AiController::statusChanged, status_, &QLabel::setText);
+  connect(ai_, &AiController::proposalChanged, this, [this] {
+    timings_->setText(ai_->timingsText());
+    if (!ai_->frozen()) {
+      freeze_->setChecked(false);
+    }
+    updateButtons();
+  });
+  connect(ai_, &AiController::busyChanged, this, &AiDock::updateButtons);
+  rebuildBackends();
+  rebuildModels();
+  status_->setText(ai_->backends()[static_cast<std::size_t>(ai_->backendIndex())].status);
+}
+
+void AiDock::rebuildBackends() {
+  const QSignalBlocker block(backends_);
+  backends_->clear();
+  for (const AiController::Backend& b : ai_->backends()) {
+    backends_->addItem(b.name);
+  }
+  backends_->setCurrentIndex(ai_->backendIndex());
+}
+
+void AiDock::rebuildModels() {
+  const QSignalBlocker block(models_);
+  models_->clear();
+  models_->addItems(ai_->models());
+  models_->setCurrentText(ai_->model());
+  updateButtons();
+}
+
+void AiDock::updateButtons() {
+  const bool proposal = ai_->hasProposal();
+  accept_->setEnabled(proposal);
+  reject_->setEnabled(proposal || ai_->busy());
+  freeze_->setEnabled(proposal);
+  run_->setEnabled(ai_->connected() && !ai_->model().isEmpty());
+}
+
+void AiDock::addServer() {
+  if (!interactive_) {
+    return;
+  }
+  bool ok = false;
+  const QString url = QInputDialog::getText(this, tr("Add a MONAI Label server"), tr("Server URL:"),
+                                            QLineEdit::Normal, QStringLiteral("http://"), &ok);
+  if (ok && !url.trimmed().isEmpty()) {
+    ai_->addServer(url.trimmed());
+  }
+}
+
+}  // namespace delineate::app

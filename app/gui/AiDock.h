@@ -1,0 +1,49 @@
+#pragma once
+// The AI panel: the backend (built-in engine or a MONAI Label server, with its connection
+// status), the model, "run on every click", Run / Accept / Reject / Freeze / Clear clicks, and
+// the last request's timings (the server's and the client's own).
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace delineate::app {
+
+class AiController;
+
+class AiDock : public QWidget {
+  Q_OBJECT
+
+ public:
+  AiDock(AiController* ai, bool interactive, QWidget* parent = nullptr);
+
+  QComboBox* backendCombo() const { return backends_; }
+  QComboBox* modelCombo() const { return models_; }
+  QPushButton* acceptButton() const { return accept_; }
+  QPushButton* rejectButton() const { return reject_; }
+  QLabel* statusLabel() const { return status_; }
+  QLabel* timingsLabel() const { return timings_; }
+
+ private:
+  void rebuildBackends();
+  void rebuildModels();
+  void updateButtons();
+  void addServer();
+
+  AiController* ai_;
+  bool interactive_;
+  QComboBox* backends_;
+  QLabel* status_;
+  QComboBox* models_;
+  QCheckBox* runOnClick_;
+  QPushButton* run_;
+  QPushButton* accept_;
+  QPushButton* reject_;
+  QPushButton* freeze_;
+  QPushButton* clear_;
+  QLabel* timings_;
+};
+
+}  // namespace delineate::app

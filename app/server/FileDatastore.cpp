@@ -1,0 +1,222 @@
+#include "app/server/FileDatastore.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <fstream>
+
+#include "core/Error.h"
+#include "core/ai/VolumeBytes.h"
+#include "core/io/AtomicFile.h"
+
+namespace delineate::server {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+long long now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void writeAtomically(const fs::path& path, const std::string& bytes) {
+  const fs::path temporary = core::temporarySiblingPath(path);
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush()) {
+      throw core::Error(core::ErrorKind::Io, path.string(), "cannot write (disk full?)");
+    }
+  }
+  core::commitAtomically(temporary, path);
+}
+
+// ".nii.gz", ".nrrd": letters, digits and dots only, else the default.
+std::string safeExtension(const std::string& filename) {
+  const std::string ext = core::ai::fullExtension(filename);
+  const bool ok =
+      !ext.empty() && ext.size() < 16 && std::all_of(ext.begin(), ext.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '.';
+      });
+  return ok ? ext : ".nii.gz";
+}
+
+std::string stemOf(const std::string& filename) {
+  const std::string name = fs::path(filename).filename().string();
+  const std::string ext = core::ai::fullExtension(name);
+  return name.substr(0, name.size() - ext.size());
+}
+
+}  // namespace
+
+std::string safeName(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
+                    (c == '.' && !out.empty());
+    out += ok ? c : '_';
+  }
+  return out.empty() ? "image" : out.substr(0, 120);
+}
+
+FileDatastore::FileDatastore(fs::path root) : root_(std::move(root)) {
+  fs::create_directories(root_ / "images");
+  fs::create_directories(root_ / "labels");
+  const fs::path metaPath = root_ / "datastore.json";
+  if (fs::exists(metaPath)) {
+    std::ifstream in(metaPath);
+    meta_ = json::parse(in, nullptr, false);
+  }
+  if (!meta_.is_object() || !meta_.contains("images")) {
+    meta_ = {{"images", json::object()}};
+  }
+  // Images copied into images/ by hand are part of the datastore too.
+  for (const auto& entry : fs::directory_iterator(root_ / "images")) {
+    const std::string name = entry.path().filename().string();
+    const std::string id = stemOf(name);
+    if (!meta_["images"].contains(id)) {
+      meta_["images"][id] = {{"image", {{"name", name}, {"ts", now()}}},
+                             {"labels", json::object()}};
+    }
+  }
+  save();
+}
+
+void FileDatastore::save() {
+  writeAtomically(root_ / "datastore.json", meta_.dump(2));
+}
+
+json FileDatastore::imageEntry(const std::string& id) const {
+  const json& e = meta_["images"][id];
+  json out = e["image"];
+  out["id"] = id;
+  out["path"] = (root_ / "images" / e["image"].value("name", id)).string();
+  return out;
+}
+
+json FileDatastore::stats() {
+  std::lock_guard lock(mutex_);
+  long long total = 0, completed = 0;
+  json tags = json::object();
+  for (const auto& [id, e] : meta_["images"].items()) {
+    ++total;
+    for (const auto& [tag, l] : e["labels"].items()) {
+      tags[tag] = tags.value(tag, 0) + 1;
+      completed += tag == "final" ? 1 : 0;
+    }
+  }
+  return {{"total", total}, {"completed", completed}, {"label_tags", tags}};
+}
+
+json FileDatastore::all() {
+  std::lock_guard lock(mutex_);
+  return meta_;
+}
+
+json FileDatastore::trainingPairs() {
+  std::lock_guard lock(mutex_);
+  json out = json::array();
+  for (const auto& [id, e] : meta_["images"].items()) {
+    if (e["labels"].contains("final")) {
+      out.push_back(
+          {{"image", (root_ / "images" / e["image"].value("name", id)).string()},
+           {"label",
+            (root_ / "labels" / "final" / e["labels"]["final"].value("name", id)).string()}});
+    }
+  }
+  return out;
+}
+
+std::string FileDatastore::putImage(std::string id, const std::string& filename,
+                                    const std::string& bytes) {
+  id = safeName(id.empty() ? stemOf(filename) : id);
+  const std::string name = id + safeExtension(filename);
+  writeAtomically(root_ / "images" / name, bytes);
+  std::lock_guard lock(mutex_);
+  json& e = meta_["images"][id];
+  e["image"] = {{"name", name}, {"ts", now()}};
+  if (!e.contains("labels")) {
+    e["labels"] = json::object();
+  }
+  save();
+  return id;
+}
+
+bool FileDatastore::removeImage(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id)) {
+    return false;
+  }
+  std::error_code ec;
+  fs::remove(root_ / "images" / meta_["images"][id]["image"].value("name", id), ec);
+  for (const auto& [tag, l] : meta_["images"][id]["labels"].items()) {
+    fs::remove(root_ / "labels" / tag / l.value("name", id), ec);
+  }
+  meta_["images"].erase(id);
+  save();
+  return true;
+}
+
+bool FileDatastore::putLabel(const std::string& id, const std::string& tag,
+                             const std::string& filename, const std::string& bytes,
+                             const json& info) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!meta_["images"].contains(id)) {
+      return false;
+    }
+  }
+  const std::string safeTag = safeName(tag.empty() ? "final" : tag);
+  const std::string name = safeName(id) + safeExtension(filename);
+  fs::create_directories(root_ / "labels" / safeTag);
+  writeAtomically(root_ / "labels" / safeTag / name, bytes);
+  std::lock_guard lock(mutex_);
+  json entry = info.is_object() ? info : json::object();
+  entry["name"] = name;
+  entry["ts"] = now();
+  meta_["images"][id]["labels"][safeTag] = entry;
+  save();
+  return true;
+}
+
+std::optional<fs::path> FileDatastore::imageFile(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id)) {
+    return std::nullopt;
+  }
+  return root_ / "images" / meta_["images"][id]["image"].value("name", id);
+}
+
+std::optional<fs::path> FileDatastore::labelFile(const std::string& id, const std::string& tag) {
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id) || !meta_["images"][id]["labels"].contains(tag)) {
+    return std::nullopt;
+  }
+  return root_ / "labels" / safeName(tag) / meta_["images"][id]["labels"][tag].value("name", id);
+}
+
+std::optional<json> FileDatastore::nextUnlabelled(const std::string& strategy,
+                                                  const std::string& clientId) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> open;
+  for (const auto& [id, e] : meta_["images"].items()) {
+    if (!e["labels"].contains("final")) {
+      open.push_back(id);  // json objects iterate in key order: "first" is the smallest id
+    }
+  }
+  if (open.empty()) {
+    return std::nullopt;
+  }
+  std::string chosen = open.front();
+  if (strategy == "random") {
+    chosen = open[std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(rng_)];
+  }
+  meta_["images"][chosen]["image"]["strategy"][strategy] = {{"ts", now()}, {"client_id", clientId}};
+  save();
+  return imageEntry(chosen);
+}
+
+}  // namespace delineate::server

@@ -1,0 +1,352 @@
+#include "app/server/MonaiServer.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "core/Error.h"
+#include "core/ai/Multipart.h"
+#include "core/ai/VolumeBytes.h"
+#include "core/io/VolumeFileIO.h"
+
+namespace delineate::server {
+
+namespace net = core::net;
+namespace ai = core::ai;
+using nlohmann::json;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+net::HttpResponse jsonAnswer(int status, const json& body) {
+  net::HttpResponse r;
+  r.status = status;
+  r.headers = {{"Content-Type", "application/json"}};
+  r.body = body.dump();
+  return r;
+}
+
+net::HttpResponse detail(int status, const std::string& text) {
+  return jsonAnswer(status, {{"detail", text}});
+}
+
+net::HttpResponse fileAnswer(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return detail(404, "File not found: " + path.filename().string());
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  net::HttpResponse r;
+  r.status = 200;
+  r.headers = {
+      {"Content-Type", "application/octet-stream"},
+      {"Content-Disposition", "attachment; filename=\"" + path.filename().string() + "\""}};
+  r.body = bytes.str();
+  return r;
+}
+
+// The parts of a form-data request; empty when the body is not multipart.
+std::vector<ai::MultipartPart> formParts(const net::ServerRequest& r) {
+  if (!ai::multipartBoundary(r.header("Content-Type"))) {
+    return {};
+  }
+  return ai::parseMultipart(r.header("Content-Type"), r.body);
+}
+
+json paramsOf(const std::vector<ai::MultipartPart>& parts) {
+  const ai::MultipartPart* p = ai::findPart(parts, "params");
+  if (p == nullptr || p->body.empty()) {
+    return json::object();
+  }
+  json params = json::parse(p->body, nullptr, false);
+  if (!params.is_object()) {
+    throw core::Error(core::ErrorKind::InvalidInput, "params",
+                      "the params field is not a JSON object");
+  }
+  return params;
+}
+
+std::vector<ai::VoxelIndex> clicksOf(const json& params, const char* key) {
+  std::vector<ai::VoxelIndex> out;
+  if (!params.contains(key) || !params[key].is_array()) {
+    return out;
+  }
+  for (const json& c : params[key]) {
+    if (c.is_array() && c.size() >= 3 && c[0].is_number() && c[1].is_number() && c[2].is_number()) {
+      out.push_back({c[0].get<std::int64_t>(), c[1].get<std::int64_t>(), c[2].get<std::int64_t>()});
+    }
+  }
+  return out;
+}
+
+// The label map as the file the client asked for: uint8 unless a label value needs more.
+std::string labelBytes(const core::LabelMap& labels, const std::string& extension,
+                       const std::string& dtype) {
+  core::VolumePtr volume = labels.asVolume();
+  std::uint16_t maxLabel = 0;
+  const std::uint16_t* src = labels.data();
+  for (std::size_t i = 0; i < labels.voxelCount(); ++i) {
+    maxLabel = std::max(maxLabel, src[i]);
+  }
+  if (dtype != "uint16" && maxLabel <= 255) {
+    auto bytes = std::make_shared<core::VoxelBuffer>(core::ScalarType::UInt8, labels.voxelCount());
+    auto* dst = bytes->as<std::uint8_t>();
+    for (std::size_t i = 0; i < labels.voxelCount(); ++i) {
+      dst[i] = static_cast<std::uint8_t>(src[i]);
+    }
+    volume = std::make_shared<const core::Volume>(labels.geometry(), bytes, volume->info());
+  }
+  return ai::volumeToBytes(*volume, "label" + extension);
+}
+
+}  // namespace
+
+MonaiServer::MonaiServer(std::shared_ptr<ai::AiBackend> backend, ServerOptions options)
+    : backend_(std::move(backend)),
+      options_(std::move(options)),
+      datastore_(options_.datastore),
+      training_(options_.trainCommand, options_.datastore / "train") {}
+
+net::HttpResponse MonaiServer::handle(const net::ServerRequest& r) {
+  try {
+    const std::string& p = r.path;
+    auto after = [&p](const std::string& prefix) -> std::optional<std::string> {
+      if (p.rfind(prefix, 0) != 0) {
+        return std::nullopt;
+      }
+      std::string rest = p.substr(prefix.size());
+      while (!rest.empty() && rest.back() == '/') {
+        rest.pop_back();
+      }
+      return rest;
+    };
+    if (p == "/info/" || p == "/info") {
+      return info();
+    }
+    if (auto model = after("/infer/"); model && r.method == "POST") {
+      return infer(*model, r);
+    }
+    if (auto rest = after("/session")) {
+      return session(rest->empty() ? "" : rest->substr(rest->front() == '/' ? 1 : 0), r);
+    }
+    if (auto rest = after("/datastore")) {
+      return datastore(rest->empty() ? "" : rest->substr(rest->front() == '/' ? 1 : 0), r);
+    }
+    if (auto strategy = after("/activelearning/"); strategy && r.method == "POST") {
+      return activeLearning(*strategy, r);
+    }
+    if (auto model = after("/train")) {
+      return train(model->empty() ? "" : model->substr(model->front() == '/' ? 1 : 0), r);
+    }
+    return detail(404, "Not Found");
+  } catch (const core::CancelledError&) {
+    return detail(500, "cancelled");
+  } catch (const core::Error& e) {
+    return detail(e.kind() == core::ErrorKind::InvalidInput ? 400 : 500, e.what());
+  } catch (const std::exception& e) {
+    return detail(500, e.what());
+  }
+}
+
+net::HttpResponse MonaiServer::info() {
+  core::NullProgress progress;
+  json body = backend_->info(progress).raw;
+  body["strategies"] = {{"first", {{"description", "The first image without a final label"}}},
+                        {"random", {{"description", "A random image without a final label"}}}};
+  if (training_.configured()) {
+    body["trainers"] = {{options_.trainModel,
+                         {{"description", "Runs the server's training command"},
+                          {"config", {{"max_epochs", 10}}}}}};
+    body["train_stats"] = {{options_.trainModel, training_.status()}};
+  }
+  body["datastore"] = datastore_.stats();
+  return jsonAnswer(200, body);
+}
+
+net::HttpResponse MonaiServer::infer(const std::string& model, const net::ServerRequest& r) {
+  const auto start = Clock::now();
+  const auto parts = formParts(r);
+  const json params = paramsOf(parts);
+  core::NullProgress progress;
+  ai::InferRequest request;
+  request.model = model;
+  const ai::MultipartPart* file = ai::findPart(parts, "file");
+  if (file != nullptr) {
+    request.image = ai::volumeFromBytes(std::string(file->body), file->filename.value_or(""),
+                                        "the uploaded image", progress);
+  } else if (!r.queryValue("session_id").empty()) {
+    const auto s = sessions_.find(r.queryValue("session_id"));
+    if (!s) {
+      return detail(404, "Session (" + r.queryValue("session_id") + ") Not Found");
+    }
+    request.image = s->image;
+  } else if (!r.queryValue("image").empty()) {
+    const auto path = datastore_.imageFile(r.queryValue("image"));
+    if (!path) {
+      return detail(404, "Image (" + r.queryValue("image") + ") Not Found");
+    }
+    request.image = core::readVolumeFile(*path, progress);
+  } else {
+    return detail(500, "Neither Image nor File not Session ID input is provided");
+  }
+  const double pre = std::chrono::duration<double>(Clock::now() - start).count();
+  request.label = params.value("label", "");
+  request.foreground = clicksOf(params, "foreground");
+  request.background = clicksOf(params, "background");
+  request.extremePoints = clicksOf(params, "points");
+  request.options = params;
+  ai::InferResult result = backend_->infer(request, progress);
+
+  const auto writeStart = Clock::now();
+  const std::string extension = params.value("result_extension", ".nii.gz");
+  const std::string image = labelBytes(*result.labels, extension, params.value("result_dtype", ""));
+  const double write = std::chrono::duration<double>(Clock::now() - writeStart).count();
+  json out = result.params;
+  out["latencies"]["pre"] = pre;
+  out["latencies"]["write"] = write;
+  out["latencies"]["total"] = std::chrono::duration<double>(Clock::now() - start).count();
+
+  const std::string output = r.queryValue("output");
+  if (output == "json") {
+    return jsonAnswer(200, out);
+  }
+  if (output == "image") {
+    net::HttpResponse f;
+    f.status = 200;
+    f.headers = {{"Content-Type", "application/octet-stream"},
+                 {"Content-Disposition", "attachment; filename=\"label" + extension + "\""}};
+    f.body = image;
+    return f;
+  }
+  ai::MultipartEncoder form;
+  form.addField("params", out.dump());
+  form.addFile("image", "label" + extension, image);
+  net::HttpResponse m;
+  m.status = 200;
+  m.headers = {{"Content-Type", form.contentType()}};
+  m.body = form.finish();
+  return m;
+}
+
+net::HttpResponse MonaiServer::session(const std::string& id, const net::ServerRequest& r) {
+  if (r.method == "PUT" || (r.method == "POST" && id.empty())) {
+    const auto parts = formParts(r);
+    const ai::MultipartPart* file = ai::findPart(parts, "files");
+    if (file == nullptr) {
+      file = ai::findPart(parts, "file");
+    }
+    if (file == nullptr) {
+      return detail(422, "field required: files");
+    }
+    core::NullProgress progress;
+    const std::string name = file->filename.value_or("image.nii.gz");
+    core::VolumePtr image =
+        ai::volumeFromBytes(std::string(file->body), name, "the uploaded image", progress);
+    long expiry = 0;
+    if (!r.queryValue("expiry").empty()) {
+      expiry = std::strtol(r.queryValue("expiry").c_str(), nullptr, 10);
+    }
+    return jsonAnswer(200, SessionStore::toJson(sessions_.create(std::move(image), name,
+                                                                 std::chrono::seconds(expiry))));
+  }
+  const auto s = sessions_.find(id);
+  if (!s) {
+    return detail(404, "Session (" + id + ") Not Found");
+  }
+  if (r.method == "DELETE") {
+    sessions_.remove(id);
+  }
+  return jsonAnswer(200, SessionStore::toJson(*s));
+}
+
+net::HttpResponse MonaiServer::datastore(const std::string& rest, const net::ServerRequest& r) {
+  if (rest.empty() && r.method == "GET") {
+    const std::string output = r.queryValue("output");
+    if (output == "all") {
+      return jsonAnswer(200, datastore_.all());
+    }
+    if (output == "train") {
+      return jsonAnswer(200, datastore_.trainingPairs());
+    }
+    return jsonAnswer(200, datastore_.stats());
+  }
+  if ((rest == "image" || rest.empty()) && r.method == "PUT") {
+    const auto parts = formParts(r);
+    const ai::MultipartPart* file = ai::findPart(parts, "file");
+    if (file == nullptr) {
+      return detail(422, "field required: file");
+    }
+    const std::string id = datastore_.putImage(
+        r.queryValue("image"), file->filename.value_or("image.nii.gz"), std::string(file->body));
+    return jsonAnswer(200, {{"image", id}});
+  }
+  if ((rest == "image" || rest.empty()) && r.method == "DELETE") {
+    datastore_.removeImage(r.queryValue("id"));
+    return jsonAnswer(200, json::object());
+  }
+  if (rest == "label" && r.method == "PUT") {
+    const auto parts = formParts(r);
+    const ai::MultipartPart* file = ai::findPart(parts, "label");
+    if (file == nullptr) {
+      return detail(422, "field required: label");
+    }
+    const std::string id = r.queryValue("image");
+    const std::string tag = r.queryValue("tag").empty() ? "final" : r.queryValue("tag");
+    if (!datastore_.putLabel(id, tag, file->filename.value_or("label.nii.gz"),
+                             std::string(file->body), paramsOf(parts))) {
+      return detail(404, "Image (" + id + ") Not Found");
+    }
+    return jsonAnswer(200, {{"image", id}, {"label", id}, {"tag", tag}});
+  }
+  if (rest == "image" && r.method == "GET") {
+    const auto path = datastore_.imageFile(r.queryValue("image"));
+    return path ? fileAnswer(*path)
+                : detail(404, "Image (" + r.queryValue("image") + ") Not Found");
+  }
+  if (rest == "label" && r.method == "GET") {
+    const std::string tag = r.queryValue("tag").empty() ? "final" : r.queryValue("tag");
+    const auto path = datastore_.labelFile(r.queryValue("label"), tag);
+    return path ? fileAnswer(*path)
+                : detail(404, "Label (" + r.queryValue("label") + ", " + tag + ") Not Found");
+  }
+  return detail(404, "Not Found");
+}
+
+net::HttpResponse MonaiServer::activeLearning(const std::string& strategy,
+                                              const net::ServerRequest& r) {
+  if (strategy != "first" && strategy != "random") {
+    return detail(404, "Strategy (" + strategy + ") Not Found");
+  }
+  const json body = json::parse(r.body.empty() ? std::string("{}") : r.body, nullptr, false);
+  const std::string client = body.is_object() ? body.value("client_id", "") : "";
+  const auto next = datastore_.nextUnlabelled(strategy, client);
+  return jsonAnswer(200, next ? *next : json::object());
+}
+
+net::HttpResponse MonaiServer::train(const std::string& model, const net::ServerRequest& r) {
+  if (r.method == "GET") {
+    return jsonAnswer(200, training_.status());
+  }
+  if (r.method == "DELETE") {
+    training_.stop();
+    return jsonAnswer(200, training_.status());
+  }
+  if (!training_.configured()) {
+    return detail(404, "No trainer: the server was started without --train-command");
+  }
+  if (!model.empty() && model != options_.trainModel) {
+    return detail(404, "Trainer (" + model + ") Not Found");
+  }
+  const json config = json::parse(r.body.empty() ? std::string("{}") : r.body, nullptr, false);
+  const json started =
+      training_.start(options_.trainModel, config.is_object() ? config : json::object(),
+                      datastore_.trainingPairs());
+  if (started.is_null()) {
+    return detail(429, "++++++++++ Train Task is Already Running");
+  }
+  return jsonAnswer(200, started);
+}
+
+}  // namespace delineate::server

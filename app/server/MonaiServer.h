@@ -1,0 +1,56 @@
+#pragma once
+// The MONAI Label API subset our client uses, answered by the built-in engine (PROTOCOLS §2–4):
+//   GET  /info/                          app, models, strategies, trainers, datastore counts
+//   POST /infer/{model}?image=|session_id=  form `params` (+ `file`): multipart params + image
+//   PUT/GET/DELETE /session/             an uploaded image kept for later clicks
+//   GET  /datastore/?output=stats|all|train, PUT /datastore/image, PUT /datastore/label,
+//   GET  /datastore/image?image=, GET /datastore/label?label=&tag=, DELETE /datastore/image?id=
+//   POST /activelearning/{first|random}  the next image without a final label
+//   POST /train/{model}, GET /train/, DELETE /train/   the configured training command
+// Answers follow the real server's shapes, including its error shapes (JSON `detail`), so that
+// the client's handling of a real server is exercised over HTTP by the tests. No sockets here:
+// handle() maps a request to a response, and main.cpp puts it behind core::net::HttpServer.
+#include <memory>
+#include <string>
+
+#include "app/server/FileDatastore.h"
+#include "app/server/SessionStore.h"
+#include "app/server/TrainingRunner.h"
+#include "core/ai/AiBackend.h"
+#include "core/net/HttpServer.h"
+
+namespace delineate::server {
+
+struct ServerOptions {
+  std::filesystem::path datastore;  // folder of the file datastore
+  std::string trainCommand;         // empty: no training offered
+  std::string trainModel = "local_deepgrow";
+};
+
+class MonaiServer {
+ public:
+  MonaiServer(std::shared_ptr<core::ai::AiBackend> backend, ServerOptions options);
+
+  core::net::HttpResponse handle(const core::net::ServerRequest& request);
+
+  SessionStore& sessions() { return sessions_; }
+  FileDatastore& datastore() { return datastore_; }
+  TrainingRunner& training() { return training_; }
+
+ private:
+  core::net::HttpResponse info();
+  core::net::HttpResponse infer(const std::string& model, const core::net::ServerRequest& r);
+  core::net::HttpResponse session(const std::string& rest, const core::net::ServerRequest& r);
+  core::net::HttpResponse datastore(const std::string& rest, const core::net::ServerRequest& r);
+  core::net::HttpResponse activeLearning(const std::string& strategy,
+                                         const core::net::ServerRequest& r);
+  core::net::HttpResponse train(const std::string& model, const core::net::ServerRequest& r);
+
+  std::shared_ptr<core::ai::AiBackend> backend_;
+  ServerOptions options_;
+  SessionStore sessions_;
+  FileDatastore datastore_;
+  TrainingRunner training_;
+};
+
+}  // namespace delineate::server

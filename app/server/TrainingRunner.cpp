@@ -1,0 +1,142 @@
+#include "app/server/TrainingRunner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "app/server/SessionStore.h"
+#include "core/Error.h"
+
+extern char** environ;
+
+namespace delineate::server {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string timestamp() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", std::localtime(&t));
+  return buf;
+}
+
+}  // namespace
+
+TrainingRunner::TrainingRunner(std::string command, fs::path folder)
+    : command_(std::move(command)), folder_(std::move(folder)) {}
+
+TrainingRunner::~TrainingRunner() {
+  stop();
+  if (waiter_.joinable()) {
+    waiter_.join();
+  }
+}
+
+bool TrainingRunner::running() {
+  std::lock_guard lock(mutex_);
+  return pid_ > 0;
+}
+
+json TrainingRunner::status() {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+json TrainingRunner::start(const std::string& model, const json& config, const json& dataset) {
+  std::lock_guard lock(mutex_);
+  if (pid_ > 0) {
+    return json();
+  }
+  if (waiter_.joinable()) {
+    waiter_.join();
+  }
+  const std::string id = makeUuid();
+  const fs::path dir = folder_ / id;
+  fs::create_directories(dir);
+  std::ofstream(dir / "dataset.json") << dataset.dump(2);
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    env.emplace_back(*e);
+  }
+  env.push_back("DELINEATE_TRAIN_DATASET=" + (dir / "dataset.json").string());
+  env.push_back("DELINEATE_TRAIN_MODEL=" + model);
+  env.push_back("DELINEATE_TRAIN_CONFIG=" + config.dump());
+  std::vector<char*> envp;
+  for (std::string& s : env) {
+    envp.push_back(s.data());
+  }
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  const std::string log = (dir / "train.log").string();
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::string shell = "/bin/sh", flag = "-c", cmd = command_;
+  char* argv[] = {shell.data(), flag.data(), cmd.data(), nullptr};
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  json request = config.is_object() ? config : json::object();
+  request["model"] = model;
+  status_ = {{"id", id},
+             {"status", rc == 0 ? "RUNNING" : "ERROR"},
+             {"start_ts", timestamp()},
+             {"request", request},
+             {"folder", dir.string()}};
+  if (rc != 0) {
+    status_["end_ts"] = timestamp();
+    status_["error"] = std::string("cannot start the training command: ") + std::strerror(rc);
+    return status_;
+  }
+  pid_ = pid;
+  stopping_ = false;
+  waiter_ = std::thread([this, pid] { wait(pid); });
+  json answer = status_;
+  answer["status"] = "SUBMITTED";
+  return answer;
+}
+
+void TrainingRunner::wait(pid_t pid) {
+  int st = 0;
+  while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  std::lock_guard lock(mutex_);
+  pid_ = -1;
+  status_["end_ts"] = timestamp();
+  if (stopping_) {
+    status_["status"] = "STOPPED";
+  } else if (WIFEXITED(st)) {
+    status_["exit_code"] = WEXITSTATUS(st);
+    status_["status"] = WEXITSTATUS(st) == 0 ? "DONE" : "ERROR";
+  } else {
+    status_["status"] = "ERROR";
+    status_["signal"] = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+  }
+}
+
+bool TrainingRunner::stop() {
+  std::lock_guard lock(mutex_);
+  if (pid_ <= 0) {
+    return false;
+  }
+  stopping_ = true;
+  ::kill(-pid_, SIGTERM);
+  return true;
+}
+
+}  // namespace delineate::server

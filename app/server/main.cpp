@@ -1,0 +1,86 @@
+// delineate-server: a MONAI Label-compatible server backed by the built-in engine and a file
+// datastore, for teams without a Python/GPU stack and for the client's tests.
+//   delineate-server [--host 127.0.0.1] [--port 8000] [--datastore DIR]
+//                    [--train-command "CMD"] [--train-model NAME]
+#include <signal.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "annotation/engine/LocalEngineBackend.h"
+#include "app/server/MonaiServer.h"
+#include "core/Error.h"
+#include "core/net/HttpServer.h"
+
+using namespace delineate;
+
+namespace {
+
+int usage(const char* error) {
+  if (error != nullptr) {
+    std::fprintf(stderr, "delineate-server: %s\n", error);
+  }
+  std::fprintf(stderr,
+               "usage: delineate-server [--host ADDRESS] [--port N] [--datastore DIR]\n"
+               "                        [--train-command CMD] [--train-model NAME]\n"
+               "Serves the MONAI Label API subset Delineate uses, backed by the built-in engine.\n"
+               "Listens on 127.0.0.1:8000 by default; --port 0 picks a free port (printed).\n");
+  return error != nullptr ? 2 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string host = "127.0.0.1";
+  int port = 8000;
+  server::ServerOptions options;
+  options.datastore = std::filesystem::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") /
+                      ".local/share/delineate/datastore";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
+    const char* v = nullptr;
+    if (a == "--help" || a == "-h") {
+      return usage(nullptr);
+    } else if (a == "--host" && (v = value())) {
+      host = v;
+    } else if (a == "--port" && (v = value())) {
+      port = std::atoi(v);
+    } else if (a == "--datastore" && (v = value())) {
+      options.datastore = v;
+    } else if (a == "--train-command" && (v = value())) {
+      options.trainCommand = v;
+    } else if (a == "--train-model" && (v = value())) {
+      options.trainModel = v;
+    } else {
+      return usage(("unknown or incomplete option " + a).c_str());
+    }
+  }
+  sigset_t stop;
+  sigemptyset(&stop);
+  sigaddset(&stop, SIGINT);
+  sigaddset(&stop, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop, nullptr);  // the listener's threads inherit the mask
+  try {
+    if (port == 0) {
+      port = core::net::freeLocalPort();
+    }
+    server::MonaiServer app(std::make_shared<annotation::LocalEngineBackend>(), options);
+    const std::string address = "http://" + host + ":" + std::to_string(port);
+    core::net::HttpServer http(address,
+                               [&app](const core::net::ServerRequest& r) { return app.handle(r); });
+    std::printf("delineate-server listening on %s (datastore %s)\n", address.c_str(),
+                options.datastore.c_str());
+    std::fflush(stdout);
+    int signal = 0;
+    sigwait(&stop, &signal);
+    std::printf("delineate-server: stopping (signal %d)\n", signal);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "delineate-server: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,80 @@
+#pragma once
+// The MONAI Label client (PROTOCOLS §1–5, §10), Qt-free: /info/ models, inference with clicks
+// (deepgrow, deepedit), automatic models and extreme points, the image sent once per server
+// session (PUT /session/) or referenced by datastore id, the session re-created once when the
+// server forgot it, the datastore, active learning and training. Every answer other than success
+// becomes a core::Error naming the server and what happened; the returned label is checked
+// against the image grid before anything reaches the user's label map.
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "core/ai/AiBackend.h"
+#include "core/net/HttpClient.h"
+
+namespace delineate::plugins {
+
+struct MonaiServerConfig {
+  std::string url;    // e.g. http://127.0.0.1:8000
+  std::string token;  // bearer token when the server has auth on; empty: none
+  core::net::TlsOptions tls;
+  std::string clientId = "delineate";
+  std::chrono::milliseconds connectTimeout{5000};
+  std::chrono::milliseconds infoTimeout{30000};  // may stall behind someone's inference
+  std::chrono::milliseconds inferTimeout{600000};
+  std::chrono::seconds sessionExpiry{3600};
+  // true: the image goes once into a server session and clicks reference it; false: every
+  // request carries the image (one call, for scripts).
+  bool useSessions = true;
+};
+
+class MonaiLabelBackend : public core::ai::AiBackend {
+ public:
+  explicit MonaiLabelBackend(MonaiServerConfig config,
+                             std::unique_ptr<core::net::HttpClient> http = nullptr);
+
+  std::string displayName() const override;
+  core::ai::ServerInfo info(core::ProgressSink& progress) override;
+  core::ai::InferResult infer(const core::ai::InferRequest& request,
+                              core::ProgressSink& progress) override;
+
+  std::string uploadImage(const core::Volume& image, const std::string& id,
+                          core::ProgressSink& progress) override;
+  void submitLabel(const std::string& imageId, const core::LabelMap& labels, const std::string& tag,
+                   core::ProgressSink& progress) override;
+  std::optional<core::ai::NextSample> nextSample(const std::string& strategy,
+                                                 core::ProgressSink& progress) override;
+  core::ai::TrainStatus startTraining(const std::string& model, const nlohmann::json& config,
+                                      core::ProgressSink& progress) override;
+  core::ai::TrainStatus trainingStatus(core::ProgressSink& progress) override;
+  void stopTraining(core::ProgressSink& progress) override;
+
+  // The server session holding `image`, if one was created (tests, diagnostics).
+  std::string sessionFor(const core::Volume& image);
+
+ private:
+  core::net::HttpResponse call(const std::string& method, const std::string& path,
+                               std::string contentType, std::string body,
+                               std::chrono::milliseconds timeout, core::ProgressSink& progress);
+  // Throws the user-facing error for a non-2xx answer.
+  [[noreturn]] void fail(const core::net::HttpResponse& response, const std::string& what) const;
+  std::string createSession(const core::Volume& image, core::ai::InferTimings& timings,
+                            core::ProgressSink& progress);
+  nlohmann::json inferParams(const core::ai::InferRequest& request, core::ProgressSink& progress);
+  std::shared_ptr<core::LabelMap> labelsFrom(const std::string& bytes, const std::string& name,
+                                             const core::ai::InferRequest& request,
+                                             const std::vector<core::ai::MonaiLabel>& names,
+                                             core::ProgressSink& progress) const;
+
+  MonaiServerConfig config_;
+  std::unique_ptr<core::net::HttpClient> http_;
+  std::mutex mutex_;
+  std::optional<core::ai::ServerInfo> info_;
+  std::weak_ptr<const core::Volume> sessionImage_;
+  const core::Volume* sessionImageRaw_ = nullptr;
+  std::string sessionId_;
+};
+
+}  // namespace delineate::plugins

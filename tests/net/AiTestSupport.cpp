@@ -1,0 +1,58 @@
+#include "AiTestSupport.h"
+
+#include <cmath>
+#include <random>
+
+namespace delineate::test {
+
+BallImage::BallImage() {
+  core::ImageGeometry g;
+  g.size = {48, 44, 40};
+  g.spacing = {0.9, 0.9, 1.5};
+  g.origin = {-20, -18, 30};
+  auto voxels = std::make_shared<core::VoxelBuffer>(core::ScalarType::Int16, g.voxelCount());
+  truth = std::make_shared<core::LabelMap>("truth", g, std::vector<core::Segment>{{.label = 1}});
+  std::mt19937 rng(7);
+  std::normal_distribution<double> noise(0, 12);
+  auto* v = voxels->as<std::int16_t>();
+  for (std::size_t k = 0, n = 0; k < g.size[2]; ++k) {
+    for (std::size_t j = 0; j < g.size[1]; ++j) {
+      for (std::size_t i = 0; i < g.size[0]; ++i, ++n) {
+        const double dx = (double(i) - double(centre[0])) * g.spacing[0];
+        const double dy = (double(j) - double(centre[1])) * g.spacing[1];
+        const double dz = (double(k) - double(centre[2])) * g.spacing[2];
+        const bool in = dx * dx + dy * dy + dz * dz <= 81.0;
+        v[n] = static_cast<std::int16_t>((in ? 180.0 : 40.0) + noise(rng));
+        truth->mutableData()[n] = in ? 1 : 0;
+      }
+    }
+  }
+  core::VolumeInfo info;
+  info.sourcePath = "ball";
+  info.modality = "CT";
+  image = std::make_shared<const core::Volume>(g, voxels, info);
+}
+
+double dice(const core::LabelMap& a, const core::LabelMap& b) {
+  std::size_t both = 0, na = 0, nb = 0;
+  for (std::size_t i = 0; i < a.voxelCount(); ++i) {
+    const bool x = a.data()[i] != 0, y = b.data()[i] != 0;
+    both += x && y;
+    na += x;
+    nb += y;
+  }
+  return na + nb == 0 ? 1.0 : 2.0 * double(both) / double(na + nb);
+}
+
+LocalServer::LocalServer(const std::filesystem::path& datastore, std::string trainCommand) {
+  server::ServerOptions options;
+  options.datastore = datastore;
+  options.trainCommand = std::move(trainCommand);
+  app_ = std::make_unique<server::MonaiServer>(std::make_shared<annotation::LocalEngineBackend>(),
+                                               options);
+  url_ = "http://127.0.0.1:" + std::to_string(core::net::freeLocalPort());
+  http_ = std::make_unique<core::net::HttpServer>(
+      url_, [this](const core::net::ServerRequest& r) { return app_->handle(r); });
+}
+
+}  // namespace delineate::test

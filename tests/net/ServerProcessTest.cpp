@@ -1,0 +1,131 @@
+// The real executables end to end: delineate-server started as its own process on 127.0.0.1,
+// `delineate-cli infer` against it (image uploaded with the request, then through a session),
+// the label written and the timings printed; SIGTERM stops the server cleanly.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "AiTestSupport.h"
+#include "core/Error.h"
+#include "core/io/LabelMapFileIO.h"
+#include "core/io/VolumeFileIO.h"
+#include "core/jobs/ProgressSink.h"
+#include "core/net/TcpProbe.h"
+
+using namespace delineate;
+
+extern char** environ;
+
+namespace {
+
+pid_t spawn(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) {
+    args.push_back(const_cast<char*>(a.c_str()));
+  }
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  EXPECT_EQ(::posix_spawn(&pid, args[0], nullptr, nullptr, args.data(), environ), 0);
+  return pid;
+}
+
+// Runs a command and returns its stdout and exit status.
+std::pair<std::string, int> run(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen(command.c_str(), "r");
+  std::array<char, 4096> buf{};
+  while (p != nullptr && std::fgets(buf.data(), buf.size(), p) != nullptr) {
+    out += buf.data();
+  }
+  const int status = p != nullptr ? ::pclose(p) : -1;
+  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+}
+
+class RunningServer {
+ public:
+  explicit RunningServer(const std::filesystem::path& datastore) {
+    port_ = core::net::freeLocalPort();
+    pid_ = spawn(
+        {DELINEATE_SERVER, "--port", std::to_string(port_), "--datastore", datastore.string()});
+    core::NullProgress progress;
+    for (int i = 0; i < 100; ++i) {
+      try {
+        core::net::probeTcp("127.0.0.1", port_, std::chrono::milliseconds(200), progress);
+        return;
+      } catch (const core::Error&) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+    ADD_FAILURE() << "delineate-server did not start";
+  }
+  ~RunningServer() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // SIGTERM; the exit status.
+  int stop() {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+}  // namespace
+
+TEST(ServerProcess, CliInferAgainstTheRealServerWritesTheStructure) {
+  test::TempDir dir;
+  test::BallImage ball;
+  core::writeVolumeFile(*ball.image, dir / "ball.nii.gz");
+  RunningServer server(dir / "store");
+  const std::string c = ball.centre[0] ? std::to_string(ball.centre[0]) + "," +
+                                             std::to_string(ball.centre[1]) + "," +
+                                             std::to_string(ball.centre[2])
+                                       : "";
+  for (const std::string mode : {"", " --session"}) {
+    const std::filesystem::path out = dir / ("label" + std::to_string(mode.size()) + ".nii.gz");
+    const auto [stdout_, code] =
+        run(std::string(DELINEATE_CLI) + " infer --server " + server.url() +
+            " --model local_deepgrow --label Lesion --fg " + c + " --bg 2,2,2 --image " +
+            (dir / "ball.nii.gz").string() + " --out " + out.string() + mode + " 2>/dev/null");
+    ASSERT_EQ(code, 0) << stdout_;
+    const auto report = nlohmann::json::parse(stdout_);
+    EXPECT_EQ(report["session_created"].get<bool>(), !mode.empty());
+    EXPECT_GT(report["bytes_sent"].get<double>(), 20000);
+    EXPECT_GT(report["labelled_voxels"].get<double>(), 1000);
+    EXPECT_TRUE(report["server_s"].is_number());
+    const core::LabelMap got = core::readLabelMapFiles(out, &ball.image->geometry());
+    EXPECT_GT(test::dice(got, *ball.truth), 0.9);
+    EXPECT_EQ(got.segments().at(0).name, "Lesion");
+  }
+  EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerProcess, CliInferNamesAServerThatIsNotThere) {
+  test::TempDir dir;
+  test::BallImage ball;
+  core::writeVolumeFile(*ball.image, dir / "ball.nii.gz");
+  const std::string url = "http://127.0.0.1:" + std::to_string(core::net::freeLocalPort());
+  const auto [out, code] =
+      run(std::string(DELINEATE_CLI) + " infer --server " + url + " --model m --fg 1,1,1 --image " +
+          (dir / "ball.nii.gz").string() + " --out " + (dir / "x.nii.gz").string() + " 2>&1");
+  EXPECT_EQ(code, 1);
+  EXPECT_NE(out.find(url.substr(7)), std::string::npos) << out;
+  EXPECT_NE(out.find("cannot connect"), std::string::npos) << out;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.nii.gz"));
+}
