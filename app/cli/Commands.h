@@ -12,5 +12,6 @@ int runInfo(const Args& args);
 int runConvert(const Args& args);
 int runSeg(const Args& args);
 int runInfer(const Args& args);
+int runEval(const Args& args);
 
 }  // namespace delineate::cli

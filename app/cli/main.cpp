@@ -22,6 +22,7 @@ void usage(std::FILE* out) {
                "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
                "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
                "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
+               "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"
                "  --version                  print the version\n");
 }
 
@@ -42,11 +43,9 @@ int main(int argc, char** argv) {
     usage(stdout);
     return 0;
   }
-  const std::map<std::string, std::function<int(const Args&)>> commands{{"sample", runSample},
-                                                                        {"info", runInfo},
-                                                                        {"convert", runConvert},
-                                                                        {"seg", runSeg},
-                                                                        {"infer", runInfer}};
+  const std::map<std::string, std::function<int(const Args&)>> commands{
+      {"sample", runSample}, {"info", runInfo},   {"convert", runConvert},
+      {"seg", runSeg},       {"infer", runInfer}, {"eval", runEval}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

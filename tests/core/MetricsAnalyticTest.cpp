@@ -128,7 +128,8 @@ TEST(MetricsAnalytic, SurfaceDiceCountsDistancesWithinTheTolerance) {
   options.toleranceMm = 1.0;
   EXPECT_DOUBLE_EQ(only(compare(ref, test, options), 1).surface->surfaceDice, 1.0);
   options.toleranceMm = 0.5;
-  const auto& s = *only(compare(ref, test, options), 1).surface;
+  const auto results = compare(ref, test, options);
+  const auto& s = *only(results, 1).surface;
   // At 1 mm: each cube's outer face normal to i (10 x 10) and the inside (8 x 8) of its other
   // face normal to i, which lies inside the other cube; the rest of each surface coincides.
   const double n = double(s.referenceToTest.surfaceVoxels + s.testToReference.surfaceVoxels);
@@ -230,7 +231,8 @@ TEST(MetricsAnalytic, SurfaceDistancesEqualBruteForceOnRandomBlobs) {
     delineate::test::paintBlobs(test, 4, rng, 4, 3.0, 9.0);
     ComparisonOptions options;
     options.toleranceMm = 2.0;
-    const auto& s = *only(compare(ref, test, options), 4).surface;
+    const auto results = compare(ref, test, options);
+    const auto& s = *only(results, 4).surface;
 
     const auto a = delineate::test::surfacePoints(ref, 4);
     const auto b = delineate::test::surfacePoints(test, 4);
@@ -265,7 +267,8 @@ TEST(MetricsAnalytic, MaskFillingTheGridHasItsBorderAsSurface) {
   LabelMap ref("ref", g), test("test", g);
   paintBox(ref, {0, 0, 0}, {12, 10, 8}, 1);
   paintBox(test, {0, 0, 0}, {12, 10, 7}, 1);  // one slice short
-  const auto& s = *only(compare(ref, test), 1).surface;
+  const auto results = compare(ref, test);
+  const auto& s = *only(results, 1).surface;
   // Every voxel on the grid's border is on the surface; the interior is not.
   EXPECT_EQ(s.referenceToTest.surfaceVoxels, 12u * 10 * 8 - 10 * 8 * 6);
   EXPECT_EQ(s.testToReference.surfaceVoxels, 12u * 10 * 7 - 10 * 8 * 5);

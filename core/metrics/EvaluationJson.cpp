@@ -1,0 +1,115 @@
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "core/Error.h"
+#include "core/io/AtomicFile.h"
+#include "core/metrics/EvaluationReport.h"
+
+namespace delineate::core {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+// JSON has no infinity or NaN: those are the strings "inf", "-inf", "nan".
+Json number(double value) {
+  return std::isfinite(value) ? Json(value) : Json(metricText(value));
+}
+
+Json paths(const std::vector<std::filesystem::path>& files) {
+  Json out = Json::array();
+  for (const auto& f : files) {
+    out.push_back(f.string());
+  }
+  return out;
+}
+
+Json caseJson(const CaseEvaluation& c) {
+  Json labels = Json::array();
+  for (const LabelEvaluation& l : c.labels) {
+    Json label{{"label", l.name},
+               {"reference_value", l.referenceValue},
+               {"test_value", l.testValue},
+               {"note", l.note}};
+    for (std::size_t m = 0; m < kEvaluationMetrics.size(); ++m) {
+      label[kEvaluationMetrics[m]] = number(l.metrics[m]);
+    }
+    labels.push_back(std::move(label));
+  }
+  return Json{{"case", c.name},
+              {"status", toString(c.status)},
+              {"detail", c.detail},
+              {"reference", paths(c.reference)},
+              {"test", paths(c.test)},
+              {"matched_by", c.matchedByName ? "name" : "value"},
+              {"resampled", c.resampled},
+              {"notes", c.notes},
+              {"labels", std::move(labels)}};
+}
+
+Json summaryJson(const DatasetEvaluation& evaluation) {
+  Json byStatus = Json::object();
+  for (const CaseEvaluation& c : evaluation.cases) {
+    const char* status = toString(c.status);
+    byStatus[status] = byStatus.value(status, 0) + 1;
+  }
+  Json labels = Json::array();
+  for (const LabelSummary& s : evaluation.summary) {
+    Json metrics = Json::object();
+    for (std::size_t m = 0; m < kEvaluationMetrics.size(); ++m) {
+      const SummaryStatistics& st = s.metrics[m];
+      metrics[kEvaluationMetrics[m]] = Json{{"n", st.n},
+                                            {"mean", number(st.mean)},
+                                            {"sd", number(st.sd)},
+                                            {"median", number(st.median)},
+                                            {"q1", number(st.q1)},
+                                            {"q3", number(st.q3)},
+                                            {"iqr", number(st.iqr())},
+                                            {"infinite", st.infinite},
+                                            {"undefined", st.undefined}};
+    }
+    labels.push_back(Json{{"label", s.name},
+                          {"cases", s.cases},
+                          {"empty_in_both", s.emptyInBoth},
+                          {"metrics", std::move(metrics)}});
+  }
+  return Json{{"cases", evaluation.cases.size()},
+              {"evaluated", evaluation.evaluatedCases()},
+              {"by_status", std::move(byStatus)},
+              {"labels", std::move(labels)}};
+}
+
+}  // namespace
+
+std::string evaluationJson(const DatasetEvaluation& evaluation) {
+  Json cases = Json::array();
+  for (const CaseEvaluation& c : evaluation.cases) {
+    cases.push_back(caseJson(c));
+  }
+  const DatasetEvaluationOptions& o = evaluation.options;
+  const Json options{{"reference", evaluation.referenceFolder.string()},
+                     {"test", evaluation.testFolder.string()},
+                     {"labels", o.labels},
+                     {"tolerance_mm", o.toleranceMm},
+                     {"resample", o.resample}};
+  const Json out{
+      {"cases", std::move(cases)}, {"summary", summaryJson(evaluation)}, {"options", options}};
+  return out.dump(2) + "\n";
+}
+
+void writeEvaluationJson(const DatasetEvaluation& evaluation, const std::filesystem::path& path) {
+  const std::filesystem::path tmp = temporarySiblingPath(path);
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << evaluationJson(evaluation);
+    if (!f) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw Error(ErrorKind::Io, path.string(), "cannot write the JSON file");
+    }
+  }
+  commitAtomically(tmp, path);
+}
+
+}  // namespace delineate::core
