@@ -4,16 +4,22 @@
 // reach Dice 0.85 / 0.90; maxClicks when never reached), the Dice after each click and the
 // seconds per click. The first click is the centre of the structure's largest part; each next
 // one the centre of the largest error region. Peer figure: the region-grow tool's result
-// (annotation/ops/RegionGrow, automatic range) from the same first click.
+// (annotation/ops/RegionGrow, automatic range) from the same first click. Also per structure:
+// the Dice of ExtremePointSegmenter from the structure's six extreme voxels, and for the brain
+// MR the demo automatic model (AutoSegmenter) against the matching segments.
 // Usage: click_simulator_benchmark [--case brain-mr|abdomen-ct|all] [--label N]
 //                                  [--max-clicks 20] [--seed N]
+#include "ChildProcess.h"
+
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "annotation/engine/AutoSegmenter.h"
 #include "annotation/engine/ClickSimulator.h"
+#include "annotation/engine/ExtremePointSegmenter.h"
 #include "annotation/engine/PointGuidedSegmenter.h"
 #include "annotation/ops/RegionGrow.h"
 #include "core/jobs/ParallelFor.h"
@@ -55,6 +61,13 @@ json simulateStructure(const core::sample::SampleCase& c, const core::Segment& s
     regionGrowDice = annotation::dice(
         annotation::regionGrow(*c.image, seed, lo, hi, std::nullopt, progress), truth);
   }
+  // Extreme points: the six extreme voxels of the truth.
+  const annotation::ExtremePoints points =
+      annotation::ExtremePointSegmenter::extremePointsOf(truth);
+  const double t0 = bench::now();
+  const annotation::BoxMask fromPoints =
+      annotation::ExtremePointSegmenter().segment(*c.image, points, progress);
+  const double extremeSeconds = bench::now() - t0;
   const auto noc = [&](double target) {
     const std::optional<int> n = sim.clicksToReach(target);
     return n ? *n : maxClicks;
@@ -71,7 +84,37 @@ json simulateStructure(const core::sample::SampleCase& c, const core::Segment& s
           {"seconds_per_click_mean", rounded(sim.meanSeconds(), 1000)},
           {"seconds_per_click_max", rounded(sim.maxSeconds(), 1000)},
           {"peer_region_grow_first_click_dice", rounded(regionGrowDice, 1000)},
+          {"extreme_points_dice", rounded(annotation::dice(fromPoints, truth), 1000)},
+          {"extreme_points_seconds", rounded(extremeSeconds, 1000)},
           {"clicks", clicks}};
+}
+
+// The demo automatic model on the brain MR: Dice against the sample's segments.
+json autoModel(const core::sample::SampleCase& c) {
+  core::NullProgress progress;
+  const double t0 = bench::now();
+  const std::vector<annotation::AutoSegment> found =
+      annotation::AutoSegmenter().segmentBrainMr(*c.image, progress);
+  const double seconds = bench::now() - t0;
+  auto labels = [&](std::initializer_list<std::uint16_t> values) {
+    annotation::BoxMask all(core::VoxelBox::whole(c.labels->geometry().size));
+    const auto* data = c.labels->data<std::uint16_t>();
+    for (std::size_t i = 0; i < all.bits.size(); ++i) {
+      for (std::uint16_t v : values) {
+        all.bits[i] |= data[i] == v;
+      }
+    }
+    return all.shrunkToContent();
+  };
+  json structures = json::object();
+  for (const annotation::AutoSegment& s : found) {
+    const annotation::BoxMask truth = s.name == "White matter"         ? labels({1})
+                                      : s.name == "Lateral ventricles" ? labels({3})
+                                      : s.name == "Left hippocampus"   ? labels({4, 5})
+                                                                       : labels({6, 7});
+    structures[s.name] = rounded(annotation::dice(s.mask, truth), 1000);
+  }
+  return {{"case", c.name}, {"seconds", rounded(seconds, 100)}, {"dice", structures}};
 }
 
 }  // namespace
@@ -119,6 +162,12 @@ int main(int argc, char** argv) {
       structures.push_back(std::move(r));
     }
   }
+  json autoModels = json::array();
+  for (const auto& c : cases) {
+    if (c.name == "brain-mr" && onlyLabel < 0) {
+      autoModels.push_back(autoModel(c));
+    }
+  }
   const double count = std::max<double>(1, double(structures.size()));
   const json out{{"benchmark", "click_simulator"},
                  {"engine", "built-in PointGuidedSegmenter"},
@@ -126,6 +175,7 @@ int main(int argc, char** argv) {
                  {"threads", core::hardwareThreads()},
                  {"max_clicks", maxClicks},
                  {"structures", structures},
+                 {"auto_model", autoModels},
                  {"summary",
                   {{"structures", structures.size()},
                    {"mean_noc85", rounded(noc85 / count, 100)},

@@ -1,5 +1,7 @@
 #include "annotation/engine/ClickSimulator.h"
 
+#include "annotation/engine/FaceNeighbours.h"
+
 #include <itkSignedMaurerDistanceMapImageFilter.h>
 
 #include <algorithm>
@@ -47,12 +49,7 @@ Region largestRegion(const std::vector<std::uint8_t>& err, const core::VoxelBox&
           stack.push_back(nb);
         }
       };
-      if (x > 0) visit(at - 1);
-      if (x + 1 < n[0]) visit(at + 1);
-      if (y > 0) visit(at - nx);
-      if (y + 1 < n[1]) visit(at + nx);
-      if (z > 0) visit(at - nxy);
-      if (z + 1 < n[2]) visit(at + nxy);
+      forEachFaceNeighbour(at, n, [&](std::size_t nb, int) { visit(nb); });
     }
     if (r.voxels.size() > best.voxels.size()) {
       best = std::move(r);

@@ -101,8 +101,9 @@ double bilateralNoiseFactor(const core::Vec3& spacing, const BilateralParams& pa
   // Memoized: segmenters ask for the same few settings click after click.
   static std::mutex mutex;
   static std::map<std::array<double, 7>, double> known;
-  const std::array<double, 7> key{spacing[0],         spacing[1], spacing[2],        params.rangeSd,
-                                  params.spatialSdMm, noiseSd,    double(params.passes)};
+  const std::array<double, 7> key{spacing[0],           spacing[1],         spacing[2],
+                                  params.rangeSd,       params.spatialSdMm, noiseSd,
+                                  double(params.passes)};
   {
     std::lock_guard lock(mutex);
     if (auto it = known.find(key); it != known.end()) {

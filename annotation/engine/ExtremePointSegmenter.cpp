@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
+#include "annotation/engine/NoiseEstimate.h"
 #include "core/Error.h"
 
 namespace delineate::annotation {
@@ -26,10 +28,14 @@ double localMean(const core::Volume& image, const core::Size3& v) {
   return sum / count;
 }
 
+// Two tissues along the paths must differ by this many noise SDs.
+constexpr double kTwoTissueNoiseSd = 6;
+// Samples in a row that make a tissue's showing on a path.
+constexpr int kMinRun = 4;
+
 struct PathSample {
   core::Size3 voxel;
   double value = 0;
-  double fromMiddle = 0;  // |t - 0.5|
 };
 
 double median(std::vector<double> v) {
@@ -48,9 +54,49 @@ core::VoxelBox ExtremePointSegmenter::boxOf(const ExtremePoints& points) {
   return box;
 }
 
+ExtremePoints ExtremePointSegmenter::extremePointsOf(const BoxMask& mask) {
+  ExtremePoints out{};
+  const core::VoxelBox box = mask.contentBox();
+  if (box.empty()) {
+    return out;
+  }
+  double mid[3];
+  for (int a = 0; a < 3; ++a) {
+    mid[a] = 0.5 * double(box.lo[a] + box.hi[a] - 1);
+  }
+  for (int a = 0; a < 3; ++a) {
+    for (int side = 0; side < 2; ++side) {
+      // The slice of the box at the least (greatest) coordinate along a.
+      core::VoxelBox slice = box;
+      slice.lo[std::size_t(a)] = side ? box.hi[std::size_t(a)] - 1 : box.lo[std::size_t(a)];
+      slice.hi[std::size_t(a)] = slice.lo[std::size_t(a)] + 1;
+      double best = std::numeric_limits<double>::infinity();
+      for (std::size_t k = slice.lo[2]; k < slice.hi[2]; ++k) {
+        for (std::size_t j = slice.lo[1]; j < slice.hi[1]; ++j) {
+          for (std::size_t i = slice.lo[0]; i < slice.hi[0]; ++i) {
+            if (!mask.at(i, j, k)) {
+              continue;
+            }
+            const double v[3] = {double(i), double(j), double(k)};
+            double d = 0;
+            for (int b = 0; b < 3; ++b) {
+              d += b == a ? 0 : (v[b] - mid[b]) * (v[b] - mid[b]);
+            }
+            if (d < best) {
+              best = d;
+              out[std::size_t(2 * a + side)] = {i, j, k};
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 Guidance ExtremePointSegmenter::guidanceFor(const core::Volume& image,
                                             const ExtremePoints& points) {
-  // The middle halves of the paths between the least and the greatest point along each axis.
+  // The inner 80 % of the paths between the least and the greatest point along each axis.
   std::array<std::vector<PathSample>, 3> paths;
   std::vector<double> values;
   for (int a = 0; a < 3; ++a) {
@@ -63,42 +109,105 @@ Guidance ExtremePointSegmenter::guidanceFor(const core::Volume& image,
       length += d * d;
     }
     const int steps = std::max(2, int(std::ceil(std::sqrt(length))));
-    for (int s = steps / 4; s <= steps - steps / 4; ++s) {
+    for (int s = steps / 10; s <= steps - steps / 10; ++s) {
       const double t = double(s) / steps;
       core::Size3 v{};
       for (int b = 0; b < 3; ++b) {
-        v[b] = std::size_t(std::lround(double((*lo)[b]) + t * (double((*hi)[b]) - double((*lo)[b]))));
+        const double from = double((*lo)[b]), to = double((*hi)[b]);
+        v[b] = std::size_t(std::lround(from + t * (to - from)));
       }
       const double value = localMean(image, v);
-      paths[std::size_t(a)].push_back({v, value, std::abs(t - 0.5)});
+      paths[std::size_t(a)].push_back({v, value});
       values.push_back(value);
     }
   }
-  const double m = median(values);
-  std::vector<double> deviations;
-  for (double v : values) {
-    deviations.push_back(std::abs(v - m));
+  // One tissue, or two when the samples split into two well separated groups of at least a
+  // fifth each (a kidney's parenchyma around its sinus): 2-means from the extremes.
+  std::vector<double> centres{*std::min_element(values.begin(), values.end()),
+                              *std::max_element(values.begin(), values.end())};
+  std::vector<std::size_t> sizes(2, 0);
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    double sum[2] = {0, 0};
+    sizes = {0, 0};
+    for (double v : values) {
+      const int c = std::abs(v - centres[0]) <= std::abs(v - centres[1]) ? 0 : 1;
+      sum[c] += v;
+      ++sizes[std::size_t(c)];
+    }
+    for (int c = 0; c < 2; ++c) {
+      if (sizes[std::size_t(c)]) {
+        centres[std::size_t(c)] = sum[c] / double(sizes[std::size_t(c)]);
+      }
+    }
   }
-  const double tolerance = 2.5 * std::max(1.4826 * median(deviations), 1e-6);
+  std::vector<core::Size3> middle;
+  for (const auto& path : paths) {
+    middle.push_back(path.empty() ? points[0] : path[path.size() / 2].voxel);
+  }
+  const double noise = estimateNoiseSdNear(image, middle, 10);
+  // ... and each shows as a run of samples on two paths at least (not only where one path
+  // crosses the gap between two parts of a structure, like the lateral ventricles).
+  auto pathsShowing = [&](int cluster) {
+    int count = 0;
+    for (const auto& path : paths) {
+      int run = 0, longest = 0;
+      for (const PathSample& p : path) {
+        const bool first = std::abs(p.value - centres[0]) <= std::abs(p.value - centres[1]);
+        run = first == (cluster == 0) ? run + 1 : 0;
+        longest = std::max(longest, run);
+      }
+      count += longest >= kMinRun;
+    }
+    return count;
+  };
+  const bool two = std::abs(centres[1] - centres[0]) > kTwoTissueNoiseSd * noise &&
+                   5 * std::min(sizes[0], sizes[1]) >= values.size() && pathsShowing(0) >= 2 &&
+                   pathsShowing(1) >= 2;
+  if (!two) {
+    centres = {median(values)};
+  }
 
   Guidance g;
-  for (auto& path : paths) {
-    std::sort(path.begin(), path.end(), [](const PathSample& p, const PathSample& q) {
-      return p.fromMiddle < q.fromMiddle;
-    });
-    for (const PathSample& p : path) {
-      if (std::abs(p.value - m) <= tolerance) {
-        const bool known = std::any_of(g.clicks.begin(), g.clicks.end(),
-                                       [&](const GuidanceClick& c) { return c.voxel == p.voxel; });
-        if (!known) {
-          g.add(p.voxel, true);
+  for (double centre : centres) {
+    std::vector<double> deviations;
+    for (double v : values) {
+      if (!two || std::abs(v - centre) <=
+                      std::abs(v - (centre == centres[0] ? centres.back() : centres[0]))) {
+        deviations.push_back(std::abs(v - centre));
+      }
+    }
+    const double tolerance = 2.5 * std::max(1.4826 * median(deviations), 1e-6);
+    // On each path, the middle of the longest run of samples of this tissue.
+    for (const auto& path : paths) {
+      std::size_t bestStart = 0, bestLength = 0;
+      for (std::size_t i = 0; i < path.size();) {
+        if (std::abs(path[i].value - centre) > tolerance) {
+          ++i;
+          continue;
         }
-        break;
+        std::size_t j = i;
+        while (j < path.size() && std::abs(path[j].value - centre) <= tolerance) {
+          ++j;
+        }
+        if (j - i > bestLength) {
+          bestStart = i;
+          bestLength = j - i;
+        }
+        i = j;
+      }
+      if (bestLength == 0) {
+        continue;
+      }
+      const core::Size3 v = path[bestStart + bestLength / 2].voxel;
+      const bool known = std::any_of(g.clicks.begin(), g.clicks.end(),
+                                     [&](const GuidanceClick& c) { return c.voxel == v; });
+      if (!known) {
+        g.add(v, true);
       }
     }
   }
   if (g.clicks.empty()) {
-    g.add(paths[0].front().voxel, true);
+    g.add(middle.front(), true);
   }
   for (const core::Size3& p : points) {
     g.add(p, true);
@@ -112,7 +221,8 @@ BoxMask ExtremePointSegmenter::segment(const core::Volume& image, const ExtremeP
   const core::Size3& n = image.geometry().size;
   for (const core::Size3& p : points) {
     if (p[0] >= n[0] || p[1] >= n[1] || p[2] >= n[2]) {
-      throw core::Error(core::ErrorKind::InvalidInput, {}, "an extreme point lies outside the image");
+      throw core::Error(core::ErrorKind::InvalidInput, {},
+                        "an extreme point lies outside the image");
     }
   }
   SegmenterOptions options = options_;

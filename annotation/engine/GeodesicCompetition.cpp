@@ -1,5 +1,7 @@
 #include "annotation/engine/GeodesicCompetition.h"
 
+#include "annotation/engine/FaceNeighbours.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -12,19 +14,6 @@ namespace delineate::annotation {
 namespace {
 
 constexpr std::size_t kPollEvery = 1 << 16;
-
-// Calls f(neighbour, axis) for the face neighbours of `at` inside a block of size n.
-template <class F>
-void forEachNeighbour(std::size_t at, const core::Size3& n, F&& f) {
-  const std::size_t nx = n[0], nxy = n[0] * n[1];
-  const std::size_t x = at % nx, y = (at / nx) % n[1], z = at / nxy;
-  if (x > 0) f(at - 1, 0);
-  if (x + 1 < n[0]) f(at + 1, 0);
-  if (y > 0) f(at - nx, 1);
-  if (y + 1 < n[1]) f(at + nx, 1);
-  if (z > 0) f(at - nxy, 2);
-  if (z + 1 < n[2]) f(at + nxy, 2);
-}
 
 std::vector<std::uint8_t> floodFill(const CompetitionInput& in, core::ProgressSink& progress) {
   const std::vector<std::uint8_t>& cand = *in.candidate;
@@ -41,7 +30,7 @@ std::vector<std::uint8_t> floodFill(const CompetitionInput& in, core::ProgressSi
   while (!stack.empty()) {
     const std::size_t at = stack.back();
     stack.pop_back();
-    forEachNeighbour(at, n, [&](std::size_t nb, int) {
+    forEachFaceNeighbour(at, n, [&](std::size_t nb, int) {
       if (cand[nb] == cand[at] && !out[nb]) {
         out[nb] = 1;
         stack.push_back(nb);
@@ -98,7 +87,7 @@ std::vector<std::uint8_t> geodesicCompetition(const CompetitionInput& in,
       continue;
     }
     const float va = v[at];
-    forEachNeighbour(at, n, [&](std::size_t nb, int axis) {
+    forEachFaceNeighbour(at, n, [&](std::size_t nb, int axis) {
       if (cand[nb] != cand[at]) {
         return;
       }

@@ -17,7 +17,7 @@ struct CompetitionInput {
   const RoiGrid* grid = nullptr;
   // 0 where no voxel may be reached, else the voxel's group: steps go between equal groups only.
   const std::vector<std::uint8_t>* candidate = nullptr;
-  const std::vector<float>* values = nullptr;            // smoothed image
+  const std::vector<float>* values = nullptr;  // smoothed image
   double sd = 1;
   double edgeWeight = 1;
   std::vector<std::size_t> positiveSeeds;  // work-array indices

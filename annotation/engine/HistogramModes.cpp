@@ -14,7 +14,7 @@ constexpr double kHillFloor = 0.1;
 }  // namespace
 
 std::vector<HistogramMode> histogramModes(const std::vector<float>& values, double sd,
-                                   double minProminence, double minCount) {
+                                          double minProminence, double minCount) {
   if (values.empty() || !(sd > 0)) {
     return {};
   }
@@ -72,7 +72,8 @@ std::vector<HistogramMode> histogramModes(const std::vector<float>& values, doub
     while (first > 0 && smooth[first - 1] >= kHillFloor * h && smooth[first - 1] <= smooth[first]) {
       --first;
     }
-    while (last + 1 < bins && smooth[last + 1] >= kHillFloor * h && smooth[last + 1] <= smooth[last]) {
+    while (last + 1 < bins && smooth[last + 1] >= kHillFloor * h &&
+           smooth[last + 1] <= smooth[last]) {
       ++last;
     }
     double mass = 0;

@@ -16,6 +16,6 @@ struct HistogramMode {
 // above the higher of the valleys that separate it from higher maxima) is at least
 // `minProminence` of its height and at least `minCount` values lie within 2 sd of it.
 std::vector<HistogramMode> histogramModes(const std::vector<float>& values, double sd,
-                                   double minProminence = 0.3, double minCount = 10);
+                                          double minProminence = 0.3, double minCount = 10);
 
 }  // namespace delineate::annotation

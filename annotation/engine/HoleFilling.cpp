@@ -1,25 +1,10 @@
 #include "annotation/engine/HoleFilling.h"
 
+#include "annotation/engine/FaceNeighbours.h"
+
 #include <algorithm>
 
 namespace delineate::annotation {
-
-namespace {
-
-// Calls f(neighbour) for the face neighbours of `at` inside a block of size n.
-template <class F>
-void forEachNeighbour(std::size_t at, const core::Size3& n, F&& f) {
-  const std::size_t nx = n[0], nxy = n[0] * n[1];
-  const std::size_t x = at % nx, y = (at / nx) % n[1], z = at / nxy;
-  if (x > 0) f(at - 1);
-  if (x + 1 < n[0]) f(at + 1);
-  if (y > 0) f(at - nx);
-  if (y + 1 < n[1]) f(at + nx);
-  if (z > 0) f(at - nxy);
-  if (z + 1 < n[2]) f(at + nxy);
-}
-
-}  // namespace
 
 void fillHoles(std::vector<std::uint8_t>& mask, const core::Size3& n,
                const std::vector<std::size_t>& keepOpen, double maxFraction) {
@@ -47,7 +32,7 @@ void fillHoles(std::vector<std::uint8_t>& mask, const core::Size3& n,
   while (!stack.empty()) {
     const std::size_t at = stack.back();
     stack.pop_back();
-    forEachNeighbour(at, n, reach);
+    forEachFaceNeighbour(at, n, [&](std::size_t nb, int) { reach(nb); });
   }
   // What is left unreached are the cavities: fill each small enough one.
   const std::size_t limit =
@@ -64,7 +49,7 @@ void fillHoles(std::vector<std::uint8_t>& mask, const core::Size3& n,
       const std::size_t at = stack.back();
       stack.pop_back();
       cavity.push_back(at);
-      forEachNeighbour(at, n, [&](std::size_t nb) {
+      forEachFaceNeighbour(at, n, [&](std::size_t nb, int) {
         if (state[nb] == 0) {
           state[nb] = 3;
           stack.push_back(nb);

@@ -1,5 +1,7 @@
 #include "annotation/engine/IntensityModel.h"
 
+#include "annotation/engine/FaceNeighbours.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,8 +12,8 @@ namespace delineate::annotation {
 
 namespace {
 
-// Modes need this share of their sample within 2 SD, so that partial-volume voxels spread
-// between two tissues do not pass for a third.
+// A mode's hill must hold this share of the shell's flat voxels (of the region's, without a
+// shell), so that a few stray voxels do not pass for a neighbouring tissue.
 constexpr double kMinModeShare = 0.03;
 constexpr double kMinModeProminence = 0.3;
 // Two tissues at most this far apart (in noise SDs) count as one where the histogram shows a
@@ -19,7 +21,7 @@ constexpr double kMinModeProminence = 0.3;
 constexpr double kMergeSd = 30.0;
 // A click is inside a tissue when the cube of this radius (voxels) around it holds that tissue
 // only; a later positive click must be, to add a tissue of its own.
-constexpr std::size_t kInsideReach = 3;
+constexpr std::size_t kInsideReach = 2;
 // How far (in noise SDs) a band may reach on a side where no neighbouring tissue shows.
 constexpr double kMaxHillSd = 12.0;
 // A negative click this close to a tissue's value (in noise SDs) is on that tissue.
@@ -31,7 +33,6 @@ constexpr double kSameTissueSd = 3.5;
 std::vector<float> flatValuesAround(const RoiImage& roi, const std::vector<std::uint8_t>& region,
                                     int steps, std::size_t& shellCount) {
   const core::Size3 n = roi.grid.extent();
-  const std::size_t nx = n[0], nxy = n[0] * n[1];
   std::vector<std::uint8_t> seen(region);
   std::vector<std::size_t> front, next;
   std::vector<float> values;
@@ -57,13 +58,7 @@ std::vector<float> flatValuesAround(const RoiImage& roi, const std::vector<std::
       }
     };
     for (std::size_t at : front) {
-      const std::size_t x = at % nx, y = (at / nx) % n[1], z = at / nxy;
-      if (x > 0) visit(at - 1);
-      if (x + 1 < n[0]) visit(at + 1);
-      if (y > 0) visit(at - nx);
-      if (y + 1 < n[1]) visit(at + nx);
-      if (z > 0) visit(at - nxy);
-      if (z + 1 < n[2]) visit(at + nxy);
+      forEachFaceNeighbour(at, n, [&](std::size_t nb, int) { visit(nb); });
     }
     front.swap(next);
   }
@@ -112,8 +107,7 @@ double clickValue(const RoiImage& roi, const core::Size3& v) {
   values.reserve(27);
   for (std::size_t k = std::max(v[2], box.lo[2] + 1) - 1; k <= v[2] + 1 && k < box.hi[2]; ++k) {
     for (std::size_t j = std::max(v[1], box.lo[1] + 1) - 1; j <= v[1] + 1 && j < box.hi[1]; ++j) {
-      for (std::size_t i = std::max(v[0], box.lo[0] + 1) - 1; i <= v[0] + 1 && i < box.hi[0];
-           ++i) {
+      for (std::size_t i = std::max(v[0], box.lo[0] + 1) - 1; i <= v[0] + 1 && i < box.hi[0]; ++i) {
         values.push_back(roi.smooth[roi.grid.index({i, j, k})]);
       }
     }
@@ -134,12 +128,12 @@ IntensityModel::IntensityModel(const RoiImage& roi, const std::vector<GuidanceCl
       continue;
     }
     const double v = clickValue(roi, c.voxel);
-    const bool flat = isInsideTissue(roi, c.voxel, v, 2 * core_, kInsideReach);
-    clicks_.push_back({c.voxel, v, c.positive, flat});
+    const bool inside = isInsideTissue(roi, c.voxel, v, 2 * core_, kInsideReach);
+    clicks_.push_back({c.voxel, v, c.positive, inside});
     const bool known = std::any_of(tissues_.begin(), tissues_.end(),
                                    [&](const Tissue& t) { return std::abs(v - t.value) <= core_; });
     if (c.positive && !known) {
-      tissues_.push_back({v, flat, c.voxel});
+      tissues_.push_back({v, inside, c.voxel});
       founders_.push_back(c.voxel);
       bands_.push_back({v, v - core_, v + core_});
     }
@@ -173,8 +167,7 @@ std::uint8_t IntensityModel::nearestGroup(double value) const {
   return nearest ? nearest->group : 0;
 }
 
-IntensityModel IntensityModel::refined(const RoiImage& roi,
-                                       const std::vector<std::uint8_t>& region,
+IntensityModel IntensityModel::refined(const RoiImage& roi, const std::vector<std::uint8_t>& region,
                                        int shellVoxels) const {
   IntensityModel out = *this;
   out.bands_.clear();
@@ -185,8 +178,7 @@ IntensityModel IntensityModel::refined(const RoiImage& roi,
   // Modes of the region and its shell together: a neighbour shows as a mode of its own only
   // where a valley separates it from the tissue; values the core band merely cut off do not.
   std::size_t shellCount = 0;
-  const std::vector<float> values =
-      flatValuesAround(roi, region, shellVoxels, shellCount);
+  const std::vector<float> values = flatValuesAround(roi, region, shellVoxels, shellCount);
   const std::vector<HistogramMode> modes = histogramModes(
       values, sd_, kMinModeProminence,
       std::max(10.0, kMinModeShare * double(shellVoxels > 0 ? shellCount : values.size())));
@@ -216,7 +208,7 @@ IntensityModel IntensityModel::refined(const RoiImage& roi,
       }
     }
     const double value = mode ? mode->value : tv;
-    if (t > 0 && !tissues_[t].flat) {
+    if (t > 0 && !tissues_[t].inside) {
       continue;  // a click on an edge or in a thin rim: see localRanges_ below
     }
     out.founders_.push_back(tissues_[t].voxel);
@@ -224,13 +216,25 @@ IntensityModel IntensityModel::refined(const RoiImage& roi,
       centres.push_back({value, true, mode ? mode->lo : value, mode ? mode->hi : value});
     }
   }
-  // Neighbours: the other modes, except those between two tissues close enough to be one
-  // tissue seen at two values (an MR bias field), and negative clicks on another tissue.
-  auto betweenCloseTissues = [&](double v) {
-    for (const Centre& a : centres) {
-      for (const Centre& b : centres) {
-        if (a.tissue && b.tissue && a.value < v && v < b.value &&
-            b.value - a.value <= kMergeSd * sd_) {
+  // Neighbours: the other modes, except those a positive click inside a tissue sits on, and
+  // those between two such values close enough to be one tissue seen at two values (an MR bias
+  // field, a broad cortex split in two by the histogram); and negative clicks on another tissue.
+  std::vector<double> anchors;
+  for (const Centre& c : centres) {
+    anchors.push_back(c.value);
+  }
+  for (const ClickValue& c : clicks_) {
+    if (c.positive && c.inside) {
+      anchors.push_back(c.value);
+    }
+  }
+  auto structureValue = [&](double v) {
+    for (double a : anchors) {
+      if (std::abs(v - a) <= core_) {
+        return true;
+      }
+      for (double b : anchors) {
+        if (a < v && v < b && b - a <= kMergeSd * sd_) {
           return true;
         }
       }
@@ -238,7 +242,7 @@ IntensityModel IntensityModel::refined(const RoiImage& roi,
     return false;
   };
   for (const HistogramMode& m : modes) {
-    if (!nearCentre(m.value, core_, true) && !betweenCloseTissues(m.value)) {
+    if (!structureValue(m.value)) {
       centres.push_back({m.value, false});
     }
   }
@@ -247,7 +251,7 @@ IntensityModel IntensityModel::refined(const RoiImage& roi,
     // A negative click on the structure's own tissue (within its noise), or on an edge, is
     // separated from it by geodesic competition: a local cut. One inside another tissue makes
     // that tissue (its mode, if any) a neighbour: a cut at half way, everywhere.
-    if (c.positive || !c.flat || nearCentre(c.value, kSameTissueSd * sd_, true)) {
+    if (c.positive || !c.inside || nearCentre(c.value, kSameTissueSd * sd_, true)) {
       continue;
     }
     const HistogramMode* mode = nearestWithin(modes, c.value, core_);

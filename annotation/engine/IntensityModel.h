@@ -1,12 +1,18 @@
 #pragma once
-// Which intensities belong to the structure. Each positive click's neighbourhood gives a value,
-// and so does each negative click's. The first model keeps a narrow core band around each
-// distinct positive value (a tissue). refined() then looks at the histogram of the region found
-// so far and, separately, of a shell around it: the region's modes are the structure's tissues,
-// the shell's modes its neighbours, and each tissue's band reaches half way to the nearest
-// neighbour on either side, which is where a blurred edge is 50 % each and the true border lies.
-// Positive clicks whose value is no tissue's (partial volume at an edge) widen the band around
-// themselves only (localRanges).
+// Which intensities belong to the structure, learned from the clicks and the image.
+//  - Each positive click stands for the value of its 3x3x3 neighbourhood (smoothed image). The
+//    first click founds a tissue; a later one founds another only if its value lies outside
+//    the known tissues' core bands and it sits well inside that tissue (a 5x5x5 cube of like
+//    values); otherwise it is an edge click (partial volume) and widens the band only around
+//    itself (localRanges), or it adds more of a known tissue near itself (foundsTissue false).
+//  - refined() finds the neighbouring tissues as modes of the histogram of the flat voxels
+//    (RoiImage::flat: no partial volume) of a region and the shell around it. Each tissue's band
+//    reaches half way to the nearest neighbour on either side: where a blurred edge is 50 % of
+//    each, i.e. where the true border lies. Without a neighbour on a side, the band follows the
+//    tissue's own hill, within limits.
+//  - A negative click inside another tissue makes it a neighbour (a cut half way, everywhere);
+//    one on the structure's own tissue or on an edge is left to geodesic competition (a local
+//    cut).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -72,17 +78,17 @@ class IntensityModel {
     core::Size3 voxel;
     double value;
     bool positive;
-    bool flat;  // inside a tissue rather than on an edge
+    bool inside;  // well inside a tissue rather than on an edge
   };
   std::vector<ClickValue> clicks_;  // in click order
   struct Tissue {
     double value;
-    bool flat;  // its first click lies inside a tissue, not on an edge
+    bool inside;  // its first click lies well inside a tissue, not on an edge
     core::Size3 voxel;
   };
-  std::vector<Tissue> tissues_;     // distinct positive values, in click order
-  double sd_ = 1;                   // of the smoothed image's noise
-  double core_ = 3;                 // half width of a core band
+  std::vector<Tissue> tissues_;  // distinct positive values, in click order
+  double sd_ = 1;                // of the smoothed image's noise
+  double core_ = 3;              // half width of a core band
   std::vector<IntensityBand> bands_;
   std::vector<LocalRange> localRanges_;
   std::vector<core::Size3> founders_;

@@ -121,10 +121,12 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
     grid = roi.grid;
     // First model: the tissues within a few mm of the positive clicks; then the region found
     // and its shell, until the region stops changing.
-    IntensityModel model = IntensityModel(roi, clicks, options_.bandSd)
-                               .refined(roi, ballsAroundPositives(grid, clicks, kSampleRadiusMm), 0);
+    IntensityModel model =
+        IntensityModel(roi, clicks, options_.bandSd)
+            .refined(roi, ballsAroundPositives(grid, clicks, kSampleRadiusMm), 0);
     fg = competeForRegion(roi, model, clicks, params, step);
     for (int r = 0; r < kRefinements; ++r) {
+      progress.throwIfCancelled();
       model = model.refined(roi, fg, kShellVoxels);
       std::vector<std::uint8_t> next = competeForRegion(roi, model, clicks, params, step);
       const bool same = next == fg;

@@ -66,8 +66,7 @@ std::vector<std::uint8_t> competeForRegion(const RoiImage& roi, const IntensityM
     (model.foundsTissue(c.voxel) ? founders : others).positiveSeeds.push_back(at);
   }
 
-  const std::vector<std::uint8_t> candidate =
-      candidates(roi, model, positives, params.localEditMm);
+  const std::vector<std::uint8_t> candidate = candidates(roi, model, positives, params.localEditMm);
   std::vector<std::uint8_t> core = candidate;
   int radius = 0;
   if (params.open) {

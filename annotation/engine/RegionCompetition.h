@@ -13,7 +13,7 @@
 namespace delineate::annotation {
 
 struct RegionParams {
-  double edgeWeight = 1;       // GeodesicCompetition's cost of an intensity change
+  double edgeWeight = 1;        // GeodesicCompetition's cost of an intensity change
   double negativeReachMm = 40;  // how far a negative click cuts
   double positiveReachMm = 40;  // how far a later click on a known tissue adds
   double localEditMm = 6;       // radius of an edge click's local band (IntensityModel)

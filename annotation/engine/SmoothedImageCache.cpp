@@ -29,10 +29,10 @@ BilateralParams paramsFor(const core::ImageGeometry& g, double noiseSd) {
 std::vector<float> SmoothedImageCache::computeBlock(const core::Volume& image,
                                                     const Key& key) const {
   const core::ImageGeometry& g = image.geometry();
-  const core::VoxelBox block{{key.bx * kBlock, key.by * kBlock, key.bz * kBlock},
-                             {std::min(g.size[0], (key.bx + 1) * kBlock),
-                              std::min(g.size[1], (key.by + 1) * kBlock),
-                              std::min(g.size[2], (key.bz + 1) * kBlock)}};
+  const core::VoxelBox block{
+      {key.bx * kBlock, key.by * kBlock, key.bz * kBlock},
+      {std::min(g.size[0], (key.bx + 1) * kBlock), std::min(g.size[1], (key.by + 1) * kBlock),
+       std::min(g.size[2], (key.bz + 1) * kBlock)}};
   const core::VoxelBox halo = padded(block, {kHalo, kHalo, kHalo}, g.size);
   std::vector<float> values = extractValues(image, halo);
   const core::Size3 hn{halo.hi[0] - halo.lo[0], halo.hi[1] - halo.lo[1], halo.hi[2] - halo.lo[2]};
@@ -51,8 +51,8 @@ std::vector<float> SmoothedImageCache::computeBlock(const core::Volume& image,
 }
 
 SmoothedImageCache::Region SmoothedImageCache::region(const core::Volume& image,
-                                                       const core::VoxelBox& wanted,
-                                                       core::ProgressSink& progress) {
+                                                      const core::VoxelBox& wanted,
+                                                      core::ProgressSink& progress) {
   const core::ImageGeometry& g = image.geometry();
   const core::VoxelBox box = intersection(wanted, core::VoxelBox::whole(g.size));
   std::vector<Key> keys, missing;
@@ -110,10 +110,10 @@ SmoothedImageCache::Region SmoothedImageCache::region(const core::Volume& image,
   out.smooth.resize(box.count());
   const std::size_t nx = box.hi[0] - box.lo[0], ny = box.hi[1] - box.lo[1];
   for (const auto& [k, data] : have) {
-    const core::VoxelBox block{{k.bx * kBlock, k.by * kBlock, k.bz * kBlock},
-                               {std::min(g.size[0], (k.bx + 1) * kBlock),
-                                std::min(g.size[1], (k.by + 1) * kBlock),
-                                std::min(g.size[2], (k.bz + 1) * kBlock)}};
+    const core::VoxelBox block{
+        {k.bx * kBlock, k.by * kBlock, k.bz * kBlock},
+        {std::min(g.size[0], (k.bx + 1) * kBlock), std::min(g.size[1], (k.by + 1) * kBlock),
+         std::min(g.size[2], (k.bz + 1) * kBlock)}};
     const core::VoxelBox common = intersection(block, box);
     const std::size_t bx = block.hi[0] - block.lo[0], by = block.hi[1] - block.lo[1];
     for (std::size_t z = common.lo[2]; z < common.hi[2]; ++z) {

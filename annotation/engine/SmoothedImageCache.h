@@ -28,8 +28,7 @@ class SmoothedImageCache {
   };
   // The smoothed values over `box` (clipped to the image). Computes missing blocks on
   // core::hardwareThreads(); throws core::CancelledError when progress is cancelled.
-  Region region(const core::Volume& image, const core::VoxelBox& box,
-                core::ProgressSink& progress);
+  Region region(const core::Volume& image, const core::VoxelBox& box, core::ProgressSink& progress);
 
  private:
   static constexpr std::size_t kBlock = 32;

@@ -1,5 +1,7 @@
 #include "annotation/engine/WorkMorphology.h"
 
+#include "annotation/engine/FaceNeighbours.h"
+
 #include <algorithm>
 
 namespace delineate::annotation {
@@ -9,15 +11,16 @@ namespace {
 // Binary erosion (all set in the window) or dilation (any set) along one axis with a window
 // of 2 radius + 1 voxels, by running counts; the block's ends replicate its end voxels. Along y
 // and z the counts are kept for a whole row at once, so memory is read in order.
-void pass(std::vector<std::uint8_t>& mask, const core::Size3& n, int axis, int radius,
-          bool erode) {
+void pass(std::vector<std::uint8_t>& mask, const core::Size3& n, int axis, int radius, bool erode) {
   const std::ptrdiff_t len = std::ptrdiff_t(n[axis]), r = radius;
   if (len < 2 || r < 1) {
     return;
   }
   const std::uint8_t full = std::uint8_t(2 * r + 1);
   auto result = [&](int count) -> std::uint8_t { return erode ? count == full : count > 0; };
-  auto clampT = [&](std::ptrdiff_t t) { return std::size_t(std::clamp<std::ptrdiff_t>(t, 0, len - 1)); };
+  auto clampT = [&](std::ptrdiff_t t) {
+    return std::size_t(std::clamp<std::ptrdiff_t>(t, 0, len - 1));
+  };
   if (axis == 0) {
     std::vector<std::uint8_t> line(n[0]);
     for (std::size_t row = 0; row < n[1] * n[2]; ++row) {
@@ -86,8 +89,8 @@ int cubeDepth(const std::vector<std::uint8_t>& mask, const core::Size3& n, std::
       for (std::ptrdiff_t y = c[1] - r; y <= c[1] + r; ++y) {
         const bool face = z == c[2] - r || z == c[2] + r || y == c[1] - r || y == c[1] + r;
         for (std::ptrdiff_t x = c[0] - r; x <= c[0] + r; x += face ? 1 : 2 * r) {
-          if (x < 0 || y < 0 || z < 0 || x >= std::ptrdiff_t(n[0]) ||
-              y >= std::ptrdiff_t(n[1]) || z >= std::ptrdiff_t(n[2]) ||
+          if (x < 0 || y < 0 || z < 0 || x >= std::ptrdiff_t(n[0]) || y >= std::ptrdiff_t(n[1]) ||
+              z >= std::ptrdiff_t(n[2]) ||
               !mask[std::size_t(x) + n[0] * (std::size_t(y) + n[1] * std::size_t(z))]) {
             return r - 1;
           }
@@ -100,7 +103,6 @@ int cubeDepth(const std::vector<std::uint8_t>& mask, const core::Size3& n, std::
 
 void growWithin(std::vector<std::uint8_t>& mask, const std::vector<std::uint8_t>& allowed,
                 const core::Size3& n, int steps) {
-  const std::size_t nx = n[0], nxy = n[0] * n[1];
   std::vector<std::size_t> front, next;
   for (std::size_t i = 0; i < mask.size(); ++i) {
     if (mask[i]) {
@@ -116,13 +118,7 @@ void growWithin(std::vector<std::uint8_t>& mask, const std::vector<std::uint8_t>
       }
     };
     for (std::size_t at : front) {
-      const std::size_t x = at % nx, y = (at / nx) % n[1], z = at / nxy;
-      if (x > 0) visit(at - 1);
-      if (x + 1 < n[0]) visit(at + 1);
-      if (y > 0) visit(at - nx);
-      if (y + 1 < n[1]) visit(at + nx);
-      if (z > 0) visit(at - nxy);
-      if (z + 1 < n[2]) visit(at + nxy);
+      forEachFaceNeighbour(at, n, [&](std::size_t nb, int) { visit(nb); });
     }
     front.swap(next);
   }

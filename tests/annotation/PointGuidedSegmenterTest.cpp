@@ -1,0 +1,253 @@
+// The built-in point-guided engine (annotation/engine): one click on a sphere in noise, a
+// negative click cutting off a touching twin, extreme points, cancellation, determinism, the
+// click simulator, and the demo automatic model on the brain MR sample.
+#include "annotation/engine/PointGuidedSegmenter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+
+#include "OpsTestSupport.h"
+#include "annotation/engine/AutoSegmenter.h"
+#include "annotation/engine/ClickSimulator.h"
+#include "annotation/engine/ExtremePointSegmenter.h"
+#include "core/Error.h"
+#include "core/sample/SampleCase.h"
+
+using namespace delineate;
+using namespace delineate::annotation;
+using namespace delineate::annotation::testing;
+
+namespace {
+
+// Deterministic Gaussian-ish noise (sum of four uniforms) from a voxel's index.
+double noiseAt(long i, long j, long k) {
+  std::uint64_t h = std::uint64_t(i) * 73856093u ^ std::uint64_t(j) * 19349663u ^
+                    std::uint64_t(k) * 83492791u ^ 0x9e3779b97f4a7c15ull;
+  double sum = 0;
+  for (int r = 0; r < 4; ++r) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    sum += double(h >> 11) / 9007199254740992.0;
+  }
+  return (sum - 2.0) * std::sqrt(3.0);  // SD 1
+}
+
+double d2(long i, long j, long k, double ci, double cj, double ck) {
+  return (i - ci) * (i - ci) + (j - cj) * (j - cj) + (k - ck) * (k - ck);
+}
+
+// 200 inside a ball of radius 9 at (24, 24, 24), 100 around it, noise SD 12.
+bool inBall(long i, long j, long k) {
+  return d2(i, j, k, 24, 24, 24) <= 81;
+}
+
+core::VolumePtr ballImage() {
+  return imageOf(grid({48, 48, 48}), [](long i, long j, long k) {
+    return (inBall(i, j, k) ? 200 : 100) + 12 * noiseAt(i, j, k);
+  });
+}
+
+BoxMask truthOf(const core::Size3& size, const Pred& pred) {
+  return maskOf(core::VoxelBox::whole(size), pred).shrunkToContent();
+}
+
+class CancelledProgress : public core::ProgressSink {
+ public:
+  void report(double, std::string_view) override {}
+  bool cancelled() const override { return true; }
+};
+
+// The brain MR sample, made once for the tests that need it.
+const core::sample::SampleCase& brainMr() {
+  static const core::sample::SampleCase c = core::sample::makeBrainMr(20261121);
+  return c;
+}
+
+}  // namespace
+
+TEST(PointGuidedSegmenter, OneClickSegmentsABallInNoise) {
+  const auto image = ballImage();
+  core::NullProgress progress;
+  Guidance g;
+  g.add({24, 24, 24}, true);
+  const BoxMask m = PointGuidedSegmenter().segment(*image, g, progress);
+  EXPECT_GT(dice(m, truthOf({48, 48, 48}, inBall)), 0.9);
+  // An off-centre click finds the same ball.
+  Guidance off;
+  off.add({20, 27, 22}, true);
+  EXPECT_GT(
+      dice(PointGuidedSegmenter().segment(*image, off, progress), truthOf({48, 48, 48}, inBall)),
+      0.9);
+}
+
+TEST(PointGuidedSegmenter, NegativeClickCutsOffATouchingTwin) {
+  // Two balls of the same tissue touching through a neck: the click takes both, a negative
+  // click in the second gives it back.
+  auto a = [](long i, long j, long k) { return d2(i, j, k, 20, 24, 24) <= 64; };
+  auto b = [](long i, long j, long k) { return d2(i, j, k, 34, 24, 24) <= 64; };
+  const auto image = imageOf(grid({56, 48, 48}), [&](long i, long j, long k) {
+    return (a(i, j, k) || b(i, j, k) ? 200 : 100) + 12 * noiseAt(i, j, k);
+  });
+  const BoxMask truthA = truthOf({56, 48, 48}, a);
+  core::NullProgress progress;
+  Guidance g;
+  g.add({20, 24, 24}, true);
+  const PointGuidedSegmenter engine;
+  const BoxMask both = engine.segment(*image, g, progress);
+  EXPECT_LT(dice(both, truthA), 0.8);
+  EXPECT_TRUE(both.at(34, 24, 24));
+  g.add({34, 24, 24}, false);
+  const BoxMask cut = engine.segment(*image, g, progress);
+  EXPECT_GT(dice(cut, truthA), 0.9);
+  EXPECT_FALSE(cut.at(34, 24, 24));
+  EXPECT_FALSE(cut.at(38, 24, 24));
+}
+
+TEST(PointGuidedSegmenter, NegativeClickOnAnotherTissueSetsTheBorderHalfWay) {
+  // A ball of 200 inside a cube of 160 inside 100: the click takes the cube with the ball only
+  // when nothing says otherwise; a negative click in the cube leaves the ball.
+  auto cube = [](long i, long j, long k) { return inCube(i, j, k, 8, 40); };
+  const auto image = imageOf(grid({48, 48, 48}), [&](long i, long j, long k) {
+    return (inBall(i, j, k) ? 200 : cube(i, j, k) ? 170 : 100) + 6 * noiseAt(i, j, k);
+  });
+  core::NullProgress progress;
+  Guidance g;
+  g.add({24, 24, 24}, true);
+  g.add({11, 11, 11}, false);
+  EXPECT_GT(
+      dice(PointGuidedSegmenter().segment(*image, g, progress), truthOf({48, 48, 48}, inBall)),
+      0.9);
+}
+
+TEST(PointGuidedSegmenter, NoPositiveClickGivesNothing) {
+  const auto image = ballImage();
+  core::NullProgress progress;
+  Guidance g;
+  g.add({24, 24, 24}, false);
+  g.add({100, 0, 0}, true);  // outside the image
+  EXPECT_TRUE(PointGuidedSegmenter().segment(*image, g, progress).none());
+}
+
+TEST(PointGuidedSegmenter, IsDeterministicWithOrWithoutItsCache) {
+  const auto image = ballImage();
+  core::NullProgress progress;
+  Guidance g;
+  g.add({24, 24, 24}, true);
+  g.add({30, 24, 24}, true);
+  const BoxMask a = PointGuidedSegmenter().segment(*image, g, progress);
+  const BoxMask b = PointGuidedSegmenter().segment(*image, g, progress);
+  const BoxMask c =
+      PointGuidedSegmenter({}, std::make_shared<SmoothedImageCache>()).segment(*image, g, progress);
+  EXPECT_EQ(a.box, b.box);
+  EXPECT_EQ(a.bits, b.bits);
+  EXPECT_EQ(a.box, c.box);
+  EXPECT_EQ(a.bits, c.bits);
+}
+
+TEST(PointGuidedSegmenter, CancelledProgressThrows) {
+  const auto image = ballImage();
+  CancelledProgress cancelled;
+  Guidance g;
+  g.add({24, 24, 24}, true);
+  EXPECT_THROW(PointGuidedSegmenter({}, std::make_shared<SmoothedImageCache>())
+                   .segment(*image, g, cancelled),
+               core::CancelledError);
+}
+
+TEST(ExtremePointSegmenter, StaysInsideTheBoxAndFillsIt) {
+  // An ellipsoid with radii 12, 8, 6 at (24, 24, 24).
+  auto inside = [](long i, long j, long k) {
+    const double x = (i - 24) / 12.0, y = (j - 24) / 8.0, z = (k - 24) / 6.0;
+    return x * x + y * y + z * z <= 1;
+  };
+  const auto image = imageOf(grid({48, 48, 48}), [&](long i, long j, long k) {
+    return (inside(i, j, k) ? 200 : 100) + 12 * noiseAt(i, j, k);
+  });
+  const ExtremePoints points{core::Size3{12, 24, 24}, core::Size3{36, 24, 24},
+                             core::Size3{24, 16, 24}, core::Size3{24, 32, 24},
+                             core::Size3{24, 24, 18}, core::Size3{24, 24, 30}};
+  core::NullProgress progress;
+  const BoxMask m = ExtremePointSegmenter().segment(*image, points, progress);
+  const core::VoxelBox box = ExtremePointSegmenter::boxOf(points);
+  EXPECT_EQ(box, (core::VoxelBox{{12, 16, 18}, {37, 33, 31}}));
+  EXPECT_EQ(m.contentBox(), box);
+  EXPECT_GT(dice(m, truthOf({48, 48, 48}, inside)), 0.9);
+  EXPECT_THROW(ExtremePointSegmenter().segment(
+                   *image,
+                   ExtremePoints{core::Size3{12, 24, 24}, core::Size3{99, 24, 24}, core::Size3{},
+                                 core::Size3{}, core::Size3{}, core::Size3{}},
+                   progress),
+               core::Error);
+}
+
+TEST(ClickSimulator, ClicksAtTheCentreOfTheLargestError) {
+  const core::Size3 size{40, 40, 40};
+  auto ball = [](long i, long j, long k) { return d2(i, j, k, 20, 20, 20) <= 64; };
+  const ClickSimulator sim(truthOf(size, ball), {1, 1, 1});
+  // Nothing predicted: the ball's centre, positive.
+  const auto first = sim.nextClick({});
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(first->positive);
+  EXPECT_EQ(first->voxel, (core::Size3{20, 20, 20}));
+  // The ball plus a larger false cube elsewhere: negative, at the cube's centre.
+  const BoxMask extra = maskOf(core::VoxelBox::whole(size), [&](long i, long j, long k) {
+    return ball(i, j, k) || inCube(i, j, k, 1, 12);
+  });
+  const auto second = sim.nextClick(extra);
+  ASSERT_TRUE(second);
+  EXPECT_FALSE(second->positive);
+  EXPECT_TRUE(inCube(long(second->voxel[0]), long(second->voxel[1]), long(second->voxel[2]), 5, 8));
+  EXPECT_FALSE(sim.nextClick(truthOf(size, ball)));
+  EXPECT_DOUBLE_EQ(dice(truthOf(size, ball), truthOf(size, ball)), 1.0);
+}
+
+TEST(ClickSimulator, ReachesNoc90WithinFiveClicksOnTheSampleHippocampus) {
+  const auto& c = brainMr();
+  ClickSimulatorOptions options;
+  options.maxClicks = 8;
+  options.stopAtDice = 0.9;
+  const ClickSimulator sim(maskOfLabel(*c.labels, 4), c.image->geometry().spacing, options);
+  const PointGuidedSegmenter engine;
+  core::NullProgress progress;
+  const ClickSimulation run =
+      sim.run([&](const Guidance& g) { return engine.segment(*c.image, g, progress); }, progress);
+  const auto noc90 = run.clicksToReach(0.9);
+  ASSERT_TRUE(noc90);
+  EXPECT_LE(*noc90, 5);
+  EXPECT_LT(run.maxSeconds(), 5.0);
+}
+
+TEST(AutoSegmenter, FindsTheBrainSampleStructures) {
+  const auto& c = brainMr();
+  core::NullProgress progress;
+  const std::vector<AutoSegment> found = AutoSegmenter().segmentBrainMr(*c.image, progress);
+  auto get = [&](const std::string& name) -> const BoxMask* {
+    for (const AutoSegment& s : found) {
+      if (s.name == name) {
+        return &s.mask;
+      }
+    }
+    return nullptr;
+  };
+  auto labels = [&](std::initializer_list<std::uint16_t> values) {
+    BoxMask all(core::VoxelBox::whole(c.labels->geometry().size));
+    const auto* data = c.labels->data<std::uint16_t>();
+    for (std::size_t i = 0; i < all.bits.size(); ++i) {
+      for (std::uint16_t v : values) {
+        all.bits[i] |= data[i] == v;
+      }
+    }
+    return all.shrunkToContent();
+  };
+  ASSERT_TRUE(get("White matter"));
+  EXPECT_GT(dice(*get("White matter"), labels({1})), 0.9);
+  ASSERT_TRUE(get("Lateral ventricles"));
+  EXPECT_GT(dice(*get("Lateral ventricles"), labels({3})), 0.9);
+  ASSERT_TRUE(get("Left hippocampus"));
+  EXPECT_GT(dice(*get("Left hippocampus"), labels({4, 5})), 0.7);
+  ASSERT_TRUE(get("Right hippocampus"));
+  EXPECT_GT(dice(*get("Right hippocampus"), labels({6, 7})), 0.7);
+}
