@@ -1,12 +1,11 @@
 #include "annotation/engine/AutoSegmenter.h"
 
-#include "annotation/engine/FaceNeighbours.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 
+#include "annotation/engine/FaceNeighbours.h"
 #include "annotation/engine/HistogramModes.h"
 #include "annotation/engine/HoleFilling.h"
 #include "annotation/engine/PointGuidedSegmenter.h"

@@ -1,7 +1,5 @@
 #include "annotation/engine/ClickSimulator.h"
 
-#include "annotation/engine/FaceNeighbours.h"
-
 #include <itkSignedMaurerDistanceMapImageFilter.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "annotation/engine/FaceNeighbours.h"
 #include "annotation/ops/ItkMask.h"
 
 namespace delineate::annotation {

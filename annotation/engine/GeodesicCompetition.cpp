@@ -1,13 +1,13 @@
 #include "annotation/engine/GeodesicCompetition.h"
 
-#include "annotation/engine/FaceNeighbours.h"
-
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <queue>
 #include <utility>
+
+#include "annotation/engine/FaceNeighbours.h"
 
 namespace delineate::annotation {
 

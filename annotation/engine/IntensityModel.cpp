@@ -1,11 +1,10 @@
 #include "annotation/engine/IntensityModel.h"
 
-#include "annotation/engine/FaceNeighbours.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "annotation/engine/FaceNeighbours.h"
 #include "annotation/engine/HistogramModes.h"
 
 namespace delineate::annotation {

@@ -1,8 +1,8 @@
 #include "annotation/engine/WorkMorphology.h"
 
-#include "annotation/engine/FaceNeighbours.h"
-
 #include <algorithm>
+
+#include "annotation/engine/FaceNeighbours.h"
 
 namespace delineate::annotation {
 
