@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "annotation/engine/ExtremePointSegmenter.h"
 #include "core/Error.h"
 #include "core/edit/LabelMapEdit.h"
 
@@ -84,29 +85,30 @@ core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& re
       options.maxHoleFraction = 0;
     }
   }
+  ExtremePoints points{};
   if (extreme) {
     if (request.extremePoints.size() != 6) {
       throw core::Error(core::ErrorKind::InvalidInput, displayName(),
                         "the extreme-point model needs six points, got " +
                             std::to_string(request.extremePoints.size()));
     }
-    core::VoxelBox box;
-    for (const auto& v : request.extremePoints) {
-      const auto p = inside(v, n);
+    for (std::size_t i = 0; i < 6; ++i) {
+      const auto p = inside(request.extremePoints[i], n);
       if (!p) {
         throw core::Error(core::ErrorKind::InvalidInput, displayName(),
                           "an extreme point lies outside the image");
       }
-      box.include((*p)[0], (*p)[1], (*p)[2]);
-      guidance.add(*p, true);
+      points[i] = *p;
     }
-    options.clipBox = box;
-  }
-  if (guidance.positives().empty()) {
+  } else if (guidance.positives().empty()) {
     throw core::Error(core::ErrorKind::InvalidInput, displayName(),
                       "no positive click inside the image");
   }
-  const BoxMask mask = PointGuidedSegmenter(options).segment(*request.image, guidance, progress);
+  // Extreme points: the tissues along the paths between opposite points guide the segmenter,
+  // clipped to the points' box (ExtremePointSegmenter).
+  const BoxMask mask =
+      extreme ? ExtremePointSegmenter(options).segment(*request.image, points, progress)
+              : PointGuidedSegmenter(options).segment(*request.image, guidance, progress);
 
   core::ai::InferResult result;
   core::Segment segment = core::defaultSegment(1);
