@@ -106,28 +106,15 @@ std::vector<std::uint16_t> LabelDisplayState::visibleLabels(const core::LabelMap
 }
 
 int LabelDisplayState::addObserver(Observer observer) {
-  const int id = nextId_++;
-  observers_.emplace(id, std::move(observer));
-  return id;
+  return observers_.add(std::move(observer));
 }
 
 void LabelDisplayState::removeObserver(int id) {
-  observers_.erase(id);
+  observers_.remove(id);
 }
 
 void LabelDisplayState::notify(const LabelChange& change) {
-  std::vector<int> ids;
-  ids.reserve(observers_.size());
-  for (const auto& entry : observers_) {
-    ids.push_back(entry.first);
-  }
-  for (int id : ids) {
-    const auto it = observers_.find(id);
-    if (it != observers_.end()) {
-      const Observer observer = it->second;
-      observer(change);
-    }
-  }
+  observers_.notify(change);
 }
 
 }  // namespace delineate::viewers

@@ -14,6 +14,7 @@
 
 #include "core/model/LabelMap.h"
 #include "core/model/VoxelBox.h"
+#include "viewers/ObserverList.h"
 
 namespace delineate::viewers {
 
@@ -82,8 +83,7 @@ class LabelDisplayState {
   std::vector<MapPtr> shown_;
   LabelDisplaySettings settings_;
   std::map<std::pair<const core::LabelMap*, std::uint16_t>, double> segmentOpacity_;
-  std::map<int, Observer> observers_;
-  int nextId_ = 1;
+  ObserverList<const LabelChange&> observers_;
 };
 
 }  // namespace delineate::viewers

@@ -3,6 +3,7 @@
 // views' Qt-free state classes (ViewState, LabelDisplayState, MarkerState).
 #include <functional>
 #include <map>
+#include <vector>
 
 namespace delineate::viewers {
 
@@ -16,11 +17,20 @@ class ObserverList {
     return next_++;
   }
   void remove(int id) { observers_.erase(id); }
+  // Calls every observer registered now. An observer may add or remove observers while being
+  // told: one removed meanwhile is not called, one added is called from the next notify on.
   void notify(Args... args) const {
-    // A copy: an observer may add or remove observers while being told.
-    const auto current = observers_;
-    for (const auto& [id, observer] : current) {
-      observer(args...);
+    std::vector<int> ids;
+    ids.reserve(observers_.size());
+    for (const auto& entry : observers_) {
+      ids.push_back(entry.first);
+    }
+    for (int id : ids) {
+      const auto it = observers_.find(id);
+      if (it != observers_.end()) {
+        const Observer observer = it->second;  // a copy: the entry may go while it runs
+        observer(args...);
+      }
     }
   }
 

@@ -5,7 +5,6 @@
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
-#include <vtkUnsignedCharArray.h>
 #include <vtkImageActor.h>
 #include <vtkImageData.h>
 #include <vtkImageProperty.h>
@@ -22,6 +21,7 @@
 #include <vtkRenderer.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
 #include <cmath>
@@ -207,9 +207,7 @@ void SliceScene::setMarkers(const std::vector<PlaneMarker>& markers) {
   vtkNew<vtkCellArray> lines;
   vtkNew<vtkUnsignedCharArray> colours;
   colours->SetNumberOfComponents(3);
-  auto colour = [&colours](const PlaneMarker& m) {
-    colours->InsertNextTypedTuple(m.rgb.data());
-  };
+  auto colour = [&colours](const PlaneMarker& m) { colours->InsertNextTypedTuple(m.rgb.data()); };
   for (const PlaneMarker& m : markers) {
     const vtkIdType first = pts->GetNumberOfPoints();
     for (int s = 0; s < kSegments; ++s) {

@@ -36,29 +36,15 @@ void ViewState::setWindowLevel(const WindowLevel& windowLevel) {
 }
 
 int ViewState::addObserver(Observer observer) {
-  const int id = nextId_++;
-  observers_.emplace(id, std::move(observer));
-  return id;
+  return observers_.add(std::move(observer));
 }
 
 void ViewState::removeObserver(int id) {
-  observers_.erase(id);
+  observers_.remove(id);
 }
 
 void ViewState::notify(unsigned changes) {
-  // Snapshot the ids: an observer may add or remove observers while we notify.
-  std::vector<int> ids;
-  ids.reserve(observers_.size());
-  for (const auto& entry : observers_) {
-    ids.push_back(entry.first);
-  }
-  for (int id : ids) {
-    const auto it = observers_.find(id);
-    if (it != observers_.end()) {
-      const Observer observer = it->second;
-      observer(changes);
-    }
-  }
+  observers_.notify(changes);
 }
 
 }  // namespace delineate::viewers

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/model/Volume.h"
+#include "viewers/ObserverList.h"
 #include "viewers/WindowLevel.h"
 
 namespace delineate::viewers {
@@ -35,8 +36,7 @@ class ViewState {
   core::VolumePtr volume_;
   core::Vec3 cursor_{0, 0, 0};
   WindowLevel window_{};
-  std::map<int, Observer> observers_;
-  int nextId_ = 1;
+  ObserverList<unsigned> observers_;
 };
 
 }  // namespace delineate::viewers

@@ -45,6 +45,16 @@ struct Proposal {
 
 }  // namespace
 
+AiController::Backend AiController::serverBackend(const QString& url) {
+  plugins::MonaiServerConfig config;
+  config.url = url.toStdString();
+  return {tr("MONAI Label at %1").arg(url),
+          url,
+          std::make_shared<plugins::MonaiLabelBackend>(config),
+          std::nullopt,
+          {}};
+}
+
 AiController::AiController(EditSession* session, ToolController* tools,
                            std::shared_ptr<viewers::MarkerState> markers, QObject* parent)
     : QObject(parent),
@@ -60,13 +70,7 @@ AiController::AiController(EditSession* session, ToolController* tools,
                        std::nullopt,
                        {}});
   for (const QString& url : QSettings().value(QLatin1String(kServersKey)).toStringList()) {
-    plugins::MonaiServerConfig config;
-    config.url = url.toStdString();
-    backends_.push_back({tr("MONAI Label at %1").arg(url),
-                         url,
-                         std::make_shared<plugins::MonaiLabelBackend>(config),
-                         std::nullopt,
-                         {}});
+    backends_.push_back(serverBackend(url));
   }
   auto handler = [this](const core::Vec3& world, const core::Vec3& normal,
                         annotation::ClickKind kind) { click(world, kind, normal); };
@@ -123,13 +127,7 @@ int AiController::addServer(const QString& url) {
       return static_cast<int>(i);
     }
   }
-  plugins::MonaiServerConfig config;
-  config.url = url.toStdString();
-  backends_.push_back({tr("MONAI Label at %1").arg(url),
-                       url,
-                       std::make_shared<plugins::MonaiLabelBackend>(config),
-                       std::nullopt,
-                       {}});
+  backends_.push_back(serverBackend(url));
   QStringList urls;
   for (const Backend& b : backends_) {
     if (!b.url.isEmpty()) {

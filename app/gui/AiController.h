@@ -90,6 +90,7 @@ class AiController : public QObject {
   void failed(const QString& message);
 
  private:
+  static Backend serverBackend(const QString& url);
   void updateMarkers();
   void showProposal();
   void resetForImage();
