@@ -133,4 +133,23 @@ inline nlohmann::json runJsonChild(const std::string& self, const std::string& w
   return r;
 }
 
+// Resident memory of this process now, in MB (/proc/self/statm).
+inline double rssMb() {
+  long pages = 0, resident = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) {
+      resident = 0;
+    }
+    std::fclose(f);
+  }
+  return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+// Peak resident memory of this process so far, in MB.
+inline double peakRssMb() {
+  struct rusage ru {};
+  ::getrusage(RUSAGE_SELF, &ru);
+  return double(ru.ru_maxrss) / 1024.0;
+}
+
 }  // namespace delineate::bench

@@ -47,22 +47,8 @@ using bench::now;
 const char* kPlastimatch = "/usr/bin/plastimatch";
 const std::uint16_t kLabels[3] = {1, 2, 3};
 
-double rssMb() {
-  long pages = 0, resident = 0;
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) {
-      resident = 0;
-    }
-    std::fclose(f);
-  }
-  return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
-double peakRssMb() {
-  struct rusage ru {};
-  ::getrusage(RUSAGE_SELF, &ru);
-  return double(ru.ru_maxrss) / 1024.0;
-}
+using bench::peakRssMb;
+using bench::rssMb;
 
 double round4(double x) {
   return std::round(x * 10000) / 10000;

@@ -34,22 +34,8 @@ namespace {
 
 using bench::now;
 
-double rssMb() {
-  long pages = 0, resident = 0;
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) {
-      resident = 0;
-    }
-    std::fclose(f);
-  }
-  return double(resident) * double(::sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
-double peakRssMb() {
-  struct rusage ru {};
-  ::getrusage(RUSAGE_SELF, &ru);
-  return double(ru.ru_maxrss) / 1024.0;
-}
+using bench::peakRssMb;
+using bench::rssMb;
 
 // --- the child: load the raw CT, run one fill, print one JSON line ---
 

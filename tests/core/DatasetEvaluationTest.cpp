@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "RunCommand.h"
 #include "TempDir.h"
 #include "core/Error.h"
 #include "core/io/LabelMapFileIO.h"
@@ -288,22 +289,7 @@ TEST(DatasetEvaluation, CsvAndJsonFiles) {
 }
 
 #ifdef DELINEATE_CLI
-namespace {
-int runCli(const std::string& command, std::string* output) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) {
-    return -1;
-  }
-  char line[4096];
-  std::string text;
-  while (std::fgets(line, sizeof line, pipe)) {
-    text += line;
-  }
-  const int status = ::pclose(pipe);
-  *output = text;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-}  // namespace
+using delineate::test::runCommand;
 
 TEST(DatasetEvaluation, CliWritesTheReports) {
   TempDir dir;
@@ -313,9 +299,9 @@ TEST(DatasetEvaluation, CliWritesTheReports) {
       " eval --ref '" + (dir / "ref").string() + "' --test '" + (dir / "test").string() + "'";
   std::string out;
   ASSERT_EQ(
-      runCli(cli + folders + " --resample --tolerance 1.5 --csv '" + (dir / "out.csv").string() +
-                 "' --json '" + (dir / "out.json").string() + "'",
-             &out),
+      runCommand(cli + folders + " --resample --tolerance 1.5 --csv '" +
+                     (dir / "out.csv").string() + "' --json '" + (dir / "out.json").string() + "'",
+                 &out),
       0)
       << out;
   EXPECT_NE(out.find("6 cases, 3 evaluated"), std::string::npos) << out;
@@ -334,12 +320,12 @@ TEST(DatasetEvaluation, CliWritesTheReports) {
 
   // Nothing to evaluate: 1. Usage errors: 2.
   fs::create_directories(dir / "empty");
-  EXPECT_EQ(runCli(cli + " eval --ref '" + (dir / "empty").string() + "' --test '" +
-                       (dir / "empty").string() + "'",
-                   &out),
+  EXPECT_EQ(runCommand(cli + " eval --ref '" + (dir / "empty").string() + "' --test '" +
+                           (dir / "empty").string() + "'",
+                       &out),
             1)
       << out;
-  EXPECT_EQ(runCli(cli + " eval --ref '" + (dir / "ref").string() + "'", &out), 2) << out;
-  EXPECT_EQ(runCli(cli + folders + " --tolerance abc", &out), 2) << out;
+  EXPECT_EQ(runCommand(cli + " eval --ref '" + (dir / "ref").string() + "'", &out), 2) << out;
+  EXPECT_EQ(runCommand(cli + folders + " --tolerance abc", &out), 2) << out;
 }
 #endif

@@ -20,6 +20,7 @@
 #include <dcmtk/dcmdata/dcsequen.h>
 
 #include "DicomSegTestSupport.h"
+#include "RunCommand.h"
 #include "TempDir.h"
 #include "core/Error.h"
 #include "core/io/DicomScanner.h"
@@ -331,24 +332,7 @@ TEST_F(DicomSeg, DciodvfyReportsNoErrors) {
 }
 
 #ifdef DELINEATE_CLI
-namespace {
-int run(const std::string& command, std::string* output = nullptr) {
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) {
-    return -1;
-  }
-  char line[4096];
-  std::string text;
-  while (std::fgets(line, sizeof line, pipe)) {
-    text += line;
-  }
-  const int status = ::pclose(pipe);
-  if (output) {
-    *output = text;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-}  // namespace
+using delineate::test::runCommand;
 
 TEST_F(DicomSeg, CliExportThenImportGivesTheLabelsBack) {
   TempDir dir;
@@ -357,17 +341,17 @@ TEST_F(DicomSeg, CliExportThenImportGivesTheLabelsBack) {
   fs::rename(dir / "truth.json", dir / "segments.json");  // given explicitly below
   const std::string series = image().info().sourcePath;
   std::string out;
-  ASSERT_EQ(
-      run(cli + " seg export --image '" + series + "' --label '" + (dir / "truth.nii.gz").string() +
-              "' --segments '" + (dir / "segments.json").string() + "' --out '" +
-              (dir / "seg.dcm").string() + "'",
-          &out),
-      0)
+  ASSERT_EQ(runCommand(cli + " seg export --image '" + series + "' --label '" +
+                           (dir / "truth.nii.gz").string() + "' --segments '" +
+                           (dir / "segments.json").string() + "' --out '" +
+                           (dir / "seg.dcm").string() + "'",
+                       &out),
+            0)
       << out;
   EXPECT_NE(out.find("wrote 7 segments"), std::string::npos) << out;
-  ASSERT_EQ(run(cli + " seg import '" + (dir / "seg.dcm").string() + "' --image '" + series +
-                    "' --out '" + (dir / "back.nii.gz").string() + "'",
-                &out),
+  ASSERT_EQ(runCommand(cli + " seg import '" + (dir / "seg.dcm").string() + "' --image '" + series +
+                           "' --out '" + (dir / "back.nii.gz").string() + "'",
+                       &out),
             0)
       << out;
   EXPECT_NE(out.find("wrote 7 segments"), std::string::npos) << out;
@@ -378,16 +362,16 @@ TEST_F(DicomSeg, CliExportThenImportGivesTheLabelsBack) {
     expectSameSegment(back.segments()[s], labels().segments()[s], true);
   }
   // Without --image: the SEG's own grid.
-  ASSERT_EQ(run(cli + " seg import '" + (dir / "seg.dcm").string() + "' --out '" +
-                    (dir / "own.nrrd").string() + "'",
-                &out),
+  ASSERT_EQ(runCommand(cli + " seg import '" + (dir / "seg.dcm").string() + "' --out '" +
+                           (dir / "own.nrrd").string() + "'",
+                       &out),
             0)
       << out;
   EXPECT_TRUE(fs::exists(dir / "own.json"));
   // Errors name the file and exit with 1.
-  EXPECT_EQ(run(cli + " seg import '" + (dir / "missing.dcm").string() + "' --out '" +
-                    (dir / "x.nii.gz").string() + "'",
-                &out),
+  EXPECT_EQ(runCommand(cli + " seg import '" + (dir / "missing.dcm").string() + "' --out '" +
+                           (dir / "x.nii.gz").string() + "'",
+                       &out),
             1);
   EXPECT_NE(out.find("missing.dcm"), std::string::npos) << out;
 }
