@@ -2,24 +2,18 @@
 
 #include <algorithm>
 #include <cctype>
-#include <limits>
-#include <optional>
 
 #include "core/Error.h"
 #include "core/io/DicomSegReader.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/jobs/PrefixedProgress.h"
 #include "core/metrics/DatasetPairing.h"
-#include "core/metrics/LabelComparison.h"
-#include "core/metrics/LabelMatching.h"
 
 namespace delineate::core {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool isDicomSeg(const fs::path& file) {
   std::string ext = file.extension().string();
@@ -58,50 +52,9 @@ std::string fileList(const std::vector<fs::path>& files) {
   return out;
 }
 
-LabelEvaluation labelEvaluation(const MatchedLabel& matched, const LabelMetrics* m) {
-  LabelEvaluation e;
-  e.name = matched.name;
-  e.referenceValue = matched.referenceValue;
-  e.testValue = matched.testValue;
-  e.metrics.fill(kNaN);
-  if (!m) {
-    e.note = "in neither label scheme";
-    e.inNeither = true;
-    return e;
-  }
-  if (m->counts.reference == 0 && m->counts.test == 0) {
-    e.note = "empty in both";
-    e.inNeither = true;
-  } else if (m->counts.reference == 0) {
-    e.note = "empty in the reference";
-  } else if (m->counts.test == 0) {
-    e.note = "empty in the test";
-  }
-  const OverlapMeasures& o = m->overlap;
-  e.metrics = {o.dice,
-               o.jaccard,
-               o.sensitivity,
-               o.precision,
-               o.referenceMl,
-               o.testMl,
-               o.volumeDifferenceMl,
-               o.volumeDifferencePercent,
-               kNaN,
-               kNaN,
-               kNaN,
-               kNaN};
-  if (m->surface) {
-    e.metrics[8] = m->surface->hausdorffMm;
-    e.metrics[9] = m->surface->hausdorffPercentileMm;
-    e.metrics[10] = m->surface->averageSymmetricMm;
-    e.metrics[11] = m->surface->surfaceDice;
-  }
-  return e;
-}
-
 // Reads, checks and measures one pair of files; per-case problems end up in `c`.
-void evaluatePair(CaseEvaluation& c, const DatasetEvaluationOptions& options,
-                  ProgressSink& progress) {
+void evaluateFiles(CaseEvaluation& c, const DatasetEvaluationOptions& options,
+                   ProgressSink& progress) {
   SubProgress readingReference(progress, 0.0, 0.15);
   const LabelMap reference = readLabelFile(c.reference[0], readingReference, c.notes);
   SubProgress readingTest(progress, 0.15, 0.3);
@@ -120,32 +73,16 @@ void evaluatePair(CaseEvaluation& c, const DatasetEvaluationOptions& options,
         "reference: " +
         difference);
   }
-  const LabelMatching matching = matchLabels(reference, hasSegmentTable(c.reference[0]), test,
-                                             hasSegmentTable(c.test[0]), options.labels);
-  c.matchedByName = matching.byName;
-  c.notes.insert(c.notes.end(), matching.notes.begin(), matching.notes.end());
-  const std::optional<LabelMap> renumbered = renumberTest(test, matching);
-
-  ComparisonOptions comparison;
-  comparison.toleranceMm = options.toleranceMm;
-  for (const MatchedLabel& l : matching.labels) {
-    if (l.value != 0) {
-      comparison.labels.push_back(l.value);
-    }
-  }
-  std::vector<LabelMetrics> metrics;
-  if (!comparison.labels.empty()) {
-    SubProgress comparing(progress, 0.3, 1.0);
-    metrics = compareLabelMaps(reference, renumbered ? *renumbered : test, comparison, comparing);
-  } else {
-    c.notes.push_back("no labels to compare");
-  }
-  for (const MatchedLabel& l : matching.labels) {
-    const auto it = std::find_if(metrics.begin(), metrics.end(), [&](const LabelMetrics& m) {
-      return l.value && m.label == l.value;
-    });
-    c.labels.push_back(labelEvaluation(l, it != metrics.end() ? &*it : nullptr));
-  }
+  PairEvaluationOptions pairOptions;
+  pairOptions.labels = options.labels;
+  pairOptions.toleranceMm = options.toleranceMm;
+  pairOptions.referenceHasTable = hasSegmentTable(c.reference[0]);
+  pairOptions.testHasTable = hasSegmentTable(c.test[0]);
+  SubProgress comparing(progress, 0.3, 1.0);
+  PairEvaluation pair = evaluatePair(reference, test, pairOptions, comparing);
+  c.matchedByName = pair.matchedByName;
+  c.notes.insert(c.notes.end(), pair.notes.begin(), pair.notes.end());
+  c.labels = std::move(pair.labels);
 }
 
 CaseEvaluation evaluateCase(const CasePair& pair, const DatasetEvaluationOptions& options,
@@ -171,7 +108,7 @@ CaseEvaluation evaluateCase(const CasePair& pair, const DatasetEvaluationOptions
     return c;
   }
   try {
-    evaluatePair(c, options, progress);
+    evaluateFiles(c, options, progress);
   } catch (const CancelledError&) {
     throw;
   } catch (const std::exception& e) {

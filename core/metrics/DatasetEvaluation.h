@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/jobs/ProgressSink.h"
+#include "core/metrics/PairEvaluation.h"
 #include "core/metrics/SummaryStatistics.h"
 
 namespace delineate::core {
@@ -26,23 +27,6 @@ struct DatasetEvaluationOptions {
 enum class CaseStatus { Ok, MissingReference, MissingTest, GridDiffers, Unreadable };
 
 const char* toString(CaseStatus status);  // "ok", "missing reference", ...
-
-// The per-label metrics, in the order of the CSV columns.
-inline constexpr std::array<const char*, 12> kEvaluationMetrics{
-    "dice",          "jaccard",        "sensitivity",    "precision",
-    "volume_ref_ml", "volume_test_ml", "volume_diff_ml", "volume_diff_pct",
-    "hd_mm",         "hd95_mm",        "assd_mm",        "surface_dice"};
-
-struct LabelEvaluation {
-  std::string name;
-  std::uint16_t referenceValue = 0;  // 0: not in the reference's label scheme
-  std::uint16_t testValue = 0;       // 0: not in the test's label scheme
-  // "" or "empty in the reference", "empty in the test", "empty in both",
-  // "in neither label scheme".
-  std::string note;
-  bool inNeither = false;  // empty in both maps: left out of the summary
-  std::array<double, kEvaluationMetrics.size()> metrics{};  // NaN where not measured
-};
 
 struct CaseEvaluation {
   std::string name;
