@@ -1,0 +1,66 @@
+#include "core/metrics/CorrectionRecord.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "core/Error.h"
+#include "core/io/AtomicFile.h"
+
+namespace delineate::core {
+
+std::string utcTimestamp(std::chrono::system_clock::time_point time) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(time);
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::filesystem::path correctionRecordPath(const std::filesystem::path& labelMapPath) {
+  const std::string name = labelMapPath.filename().string();
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  std::string stem = labelMapPath.stem().string();
+  for (const std::string ext :
+       {".seg.nrrd", ".nii.gz", ".nii", ".nrrd", ".nhdr", ".mha", ".mhd", ".dcm"}) {
+    if (lower.size() > ext.size() && lower.ends_with(ext)) {
+      stem = name.substr(0, name.size() - ext.size());
+      break;
+    }
+  }
+  return labelMapPath.parent_path() / (stem + ".correction.json");
+}
+
+void writeCorrectionRecord(const CorrectionRecord& record, const std::filesystem::path& path) {
+  const std::filesystem::path tmp = temporarySiblingPath(path);
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << correctionRecordJson(record);
+    if (!f) {
+      std::error_code ignored;
+      std::filesystem::remove(tmp, ignored);
+      throw Error(ErrorKind::Io, path.string(), "cannot write the correction record");
+    }
+  }
+  commitAtomically(tmp, path);
+}
+
+CorrectionRecord readCorrectionRecord(const std::filesystem::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    throw Error(ErrorKind::Io, path.string(), "cannot open the correction record");
+  }
+  std::ostringstream text;
+  text << f.rdbuf();
+  if (f.bad()) {
+    throw Error(ErrorKind::Io, path.string(), "cannot read the correction record");
+  }
+  return correctionRecordFromJson(text.str(), path.string());
+}
+
+}  // namespace delineate::core
