@@ -26,16 +26,33 @@ void LabelDisplayState::setProposal(MapPtr proposal) {
   updateShown();
 }
 
-void LabelDisplayState::updateShown() {
-  shown_ = maps_;
-  if (proposal_) {
-    shown_.push_back(proposal_);
+void LabelDisplayState::setComparison(MapPtr overlay, bool hideMaps) {
+  if (overlay == comparison_ && hideMaps == hideMaps_) {
+    return;
   }
-  // Forget per-segment opacities of maps no longer shown.
+  comparison_ = std::move(overlay);
+  hideMaps_ = hideMaps;
+  updateShown();
+}
+
+void LabelDisplayState::updateShown() {
+  shown_.clear();
+  if (!mapsHiddenByComparison()) {
+    shown_ = maps_;
+    if (proposal_) {
+      shown_.push_back(proposal_);
+    }
+  }
+  if (comparison_) {
+    shown_.push_back(comparison_);
+  }
+  // Forget per-segment opacities of maps gone (not those hidden under a comparison).
   for (auto it = segmentOpacity_.begin(); it != segmentOpacity_.end();) {
-    const bool shown = std::any_of(shown_.begin(), shown_.end(),
-                                   [&](const MapPtr& m) { return m.get() == it->first.first; });
-    it = shown ? std::next(it) : segmentOpacity_.erase(it);
+    const core::LabelMap* map = it->first.first;
+    const bool kept =
+        std::any_of(maps_.begin(), maps_.end(), [&](const MapPtr& m) { return m.get() == map; }) ||
+        proposal_.get() == map || comparison_.get() == map;
+    it = kept ? std::next(it) : segmentOpacity_.erase(it);
   }
   notify({LabelChange::Maps, nullptr, {}});
 }

@@ -46,12 +46,18 @@ class LabelDisplayState {
 
   // The label maps shown, bottom to top (the active one is drawn last).
   void setLabelMaps(std::vector<MapPtr> maps);
-  // What is drawn: the label maps, then the AI proposal (if any) on top.
+  // What is drawn: the label maps, then the AI proposal (if any), then the comparison overlay.
   const std::vector<MapPtr>& labelMaps() const { return shown_; }
   // An AI proposal drawn over the label maps (null: none). Its segments' opacity is set with
   // setSegmentOpacity like any map's.
   void setProposal(MapPtr proposal);
   const MapPtr& proposal() const { return proposal_; }
+  // A comparison overlay (the agreement of two maps, see core/metrics/AgreementMap.h) drawn on
+  // top of everything; with `hideMaps` the label maps and the proposal are not drawn while it is
+  // shown. Null: none.
+  void setComparison(MapPtr overlay, bool hideMaps);
+  const MapPtr& comparison() const { return comparison_; }
+  bool mapsHiddenByComparison() const { return comparison_ && hideMaps_; }
 
   // Voxels of `map` changed inside `box` (a stroke in progress, an undo...).
   void voxelsChanged(const core::LabelMap& map, const core::VoxelBox& box);
@@ -80,6 +86,8 @@ class LabelDisplayState {
 
   std::vector<MapPtr> maps_;
   MapPtr proposal_;
+  MapPtr comparison_;
+  bool hideMaps_ = false;
   std::vector<MapPtr> shown_;
   LabelDisplaySettings settings_;
   std::map<std::pair<const core::LabelMap*, std::uint16_t>, double> segmentOpacity_;

@@ -14,6 +14,7 @@
 
 #include "viewers/LabelSliceLayer.h"
 #include "viewers/SliceScene.h"
+#include "viewers/SliceScoreStrip.h"
 #include "viewers/ToolEventRouter.h"
 #include "viewers/VtkOpenGLWidget.h"
 
@@ -37,10 +38,15 @@ SliceView::SliceView(SliceOrientation orientation, std::shared_ptr<ViewState> st
   slider_->setEnabled(false);
   connect(slider_, &QSlider::valueChanged, this, [this](int value) { setSliceIndex(value); });
 
+  scoreStrip_ = new SliceScoreStrip(slider_, this);
+  scoreStrip_->setObjectName(QString::fromLatin1(toString(orientation)) + QLatin1String("Scores"));
+  connect(scoreStrip_, &SliceScoreStrip::sliceClicked, this, &SliceView::setSliceIndex);
+
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addWidget(canvas_, 1);
+  layout->addWidget(scoreStrip_);
   layout->addWidget(slider_);
   setFocusProxy(canvas_);
 
@@ -298,6 +304,10 @@ void SliceView::syncViewportSize() {
     viewport_.fit(screenBounds(state_->volume()->geometry(), orientation_));
   }
   scene_->setViewport(viewport_);
+}
+
+void SliceView::setSliceScores(std::vector<double> scores, const QString& name) {
+  scoreStrip_->setScores(std::move(scores), name);
 }
 
 void SliceView::updateSlider() {

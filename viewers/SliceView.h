@@ -24,6 +24,7 @@ class QSlider;
 
 namespace delineate::viewers {
 
+class SliceScoreStrip;
 class SliceScene;
 class ToolEventRouter;
 class VtkOpenGLWidget;
@@ -39,6 +40,11 @@ class SliceView : public QWidget {
   SliceOrientation orientation() const { return orientation_; }
   VtkOpenGLWidget* canvas() const { return canvas_; }
   QSlider* slider() const { return slider_; }
+  // The per-slice score strip beside the slider (hidden until scores are set).
+  SliceScoreStrip* scoreStrip() const { return scoreStrip_; }
+  // One score in [0, 1] per slice of this view (index = sliceIndex()), NaN where none, named in
+  // the tooltip ("Dice"); empty hides the strip. Clicking the strip goes to that slice.
+  void setSliceScores(std::vector<double> scores, const QString& name);
   const SliceViewport& viewport() const { return viewport_; }
   const std::shared_ptr<ViewState>& state() const { return state_; }
 
@@ -107,6 +113,7 @@ class SliceView : public QWidget {
   std::unique_ptr<SliceScene> scene_;
   VtkOpenGLWidget* canvas_ = nullptr;
   QSlider* slider_ = nullptr;
+  SliceScoreStrip* scoreStrip_ = nullptr;
   SliceViewport viewport_;
   bool fitted_ = true;  // zoom/pan follow the view size until the user zooms or pans
   int volumeFrame_ = -1;

@@ -3,6 +3,7 @@
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkColorTransferFunction.h>
+#include <vtkCoordinate.h>
 #include <vtkFixedPointVolumeRayCastMapper.h>
 #include <vtkGPUVolumeRayCastMapper.h>
 #include <vtkImageData.h>
@@ -13,6 +14,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 #include <vtkVolume.h>
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "viewers/SurfaceDistanceColoring.h"
 #include "viewers/VtkVolumeImage.h"
 
 namespace delineate::viewers {
@@ -57,6 +60,55 @@ VolumeScene::VolumeScene() {
   surfaceActor_->GetProperty()->SetSpecularPower(20);
   surfaceActor_->VisibilityOff();
   renderer_->AddActor(surfaceActor_);
+
+  // Diverging "cool to warm" (Moreland): blue inside the reference, white on it, red outside.
+  const int n = 256;
+  distanceColors_->SetNumberOfTableValues(n);
+  for (int v = 0; v < n; ++v) {
+    const double t = double(v) / (n - 1);
+    const double a = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+    const double from[3] = {t < 0.5 ? 0.230 : 0.865, t < 0.5 ? 0.299 : 0.865,
+                            t < 0.5 ? 0.754 : 0.865};
+    const double to[3] = {t < 0.5 ? 0.865 : 0.706, t < 0.5 ? 0.865 : 0.016,
+                          t < 0.5 ? 0.865 : 0.150};
+    distanceColors_->SetTableValue(v, from[0] + (to[0] - from[0]) * a,
+                                   from[1] + (to[1] - from[1]) * a, from[2] + (to[2] - from[2]) * a,
+                                   1.0);
+  }
+  distanceColors_->SetNanColor(0.5, 0.5, 0.5, 1.0);
+  distanceColors_->SetUseBelowRangeColor(false);
+  distanceColors_->SetUseAboveRangeColor(false);
+  distanceLegend_->SetLookupTable(distanceColors_);
+  distanceLegend_->SetTitle("mm");
+  distanceLegend_->SetNumberOfLabels(5);
+  distanceLegend_->SetMaximumWidthInPixels(70);
+  distanceLegend_->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  distanceLegend_->SetPosition(0.88, 0.1);
+  distanceLegend_->SetWidth(0.1);
+  distanceLegend_->SetHeight(0.8);
+  distanceLegend_->VisibilityOff();
+  renderer_->AddViewProp(distanceLegend_);
+}
+
+void VolumeScene::setSurfaceDistanceRange(double rangeMm) {
+  distanceRange_ = std::max(0.0, rangeMm);
+  if (distanceRange_ > 0) {
+    distanceColors_->SetTableRange(-distanceRange_, distanceRange_);
+    surfaceMapper_->SetLookupTable(distanceColors_);
+    surfaceMapper_->SetScalarModeToUsePointFieldData();
+    surfaceMapper_->SelectColorArray(kSignedDistanceArray);
+  } else {
+    surfaceMapper_->SetLookupTable(surfaceColors_);
+    surfaceMapper_->SetScalarModeToUsePointData();
+  }
+  distanceLegend_->SetVisibility(distanceRange_ > 0);
+  surfaceMapper_->Modified();
+}
+
+std::array<double, 3> VolumeScene::distanceColor(double mm) const {
+  double rgb[3];
+  distanceColors_->GetColor(mm, rgb);
+  return {rgb[0], rgb[1], rgb[2]};
 }
 
 void VolumeScene::setSurfaces(vtkSmartPointer<vtkPolyData> surfaces,

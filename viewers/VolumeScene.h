@@ -22,6 +22,7 @@ class vtkGPUVolumeRayCastMapper;
 class vtkImageData;
 class vtkPiecewiseFunction;
 class vtkRenderer;
+class vtkScalarBarActor;
 class vtkTextActor;
 class vtkVolume;
 class vtkVolumeMapper;
@@ -53,6 +54,12 @@ class VolumeScene {
   void setSurfaces(vtkSmartPointer<vtkPolyData> surfaces, const core::ImageGeometry& geometry);
   // Colours by label value (the fill colour's RGB; alpha 0 hides a label).
   void setSurfaceColors(const std::vector<LabelColor>& table);
+  // > 0: colours the surfaces by their point array kSignedDistanceArray (SurfaceDistanceColoring)
+  // on a blue–white–red scale from -range to +range mm, with a legend; 0: by label again.
+  void setSurfaceDistanceRange(double rangeMm);
+  double surfaceDistanceRange() const { return distanceRange_; }
+  // The colour of a signed distance on that scale (tests).
+  std::array<double, 3> distanceColor(double mm) const;
   void setVolumeVisible(bool visible);
   void setSurfacesVisible(bool visible);
   bool volumeVisible() const { return volumeVisible_; }
@@ -86,6 +93,9 @@ class VolumeScene {
   vtkNew<vtkActor> surfaceActor_;
   vtkNew<vtkPolyDataMapper> surfaceMapper_;
   vtkNew<vtkLookupTable> surfaceColors_;
+  vtkNew<vtkLookupTable> distanceColors_;
+  vtkNew<vtkScalarBarActor> distanceLegend_;
+  double distanceRange_ = 0;
   vtkSmartPointer<vtkPolyData> surfaces_;
   bool volumeVisible_ = true;
   bool surfacesVisible_ = true;

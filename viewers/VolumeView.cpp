@@ -131,6 +131,25 @@ void VolumeView::setSurfaceColors(const std::vector<LabelColor>& table) {
   canvas_->requestRender();
 }
 
+void VolumeView::rotate(double azimuthDeg, double elevationDeg) {
+  scene_->rotate(azimuthDeg, elevationDeg);
+  canvas_->requestRender();
+}
+
+void VolumeView::setSurfaceDistanceRange(double rangeMm) {
+  scene_->setSurfaceDistanceRange(rangeMm);
+  surfaceFrame_ = canvas_->renderedFrames();
+  canvas_->requestRender();
+}
+
+std::array<double, 3> VolumeView::distanceColor(double mm) const {
+  return scene_->distanceColor(mm);
+}
+
+double VolumeView::surfaceDistanceRange() const {
+  return scene_->surfaceDistanceRange();
+}
+
 bool VolumeView::hasSurfaces() const {
   return scene_->hasSurfaces();
 }

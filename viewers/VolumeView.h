@@ -10,6 +10,7 @@
 
 #include <QPointF>
 #include <QWidget>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -39,6 +40,8 @@ class VolumeView : public QWidget {
   void setPreset(VolumePreset preset);
   VolumePreset preset() const { return preset_; }
   void resetCamera();
+  // Turns the camera about the focal point (degrees), as a left drag does.
+  void rotate(double azimuthDeg, double elevationDeg);
 
   // Which mapper was chosen (decided when the GL context first appears).
   bool usesGpuMapper() const;
@@ -56,6 +59,10 @@ class VolumeView : public QWidget {
   // `geometry`, coloured by label value; null removes them.
   void setSurfaces(vtkSmartPointer<vtkPolyData> surfaces, const core::ImageGeometry& geometry);
   void setSurfaceColors(const std::vector<LabelColor>& table);
+  // > 0: surfaces coloured by signed distance (VolumeScene::setSurfaceDistanceRange); 0: by label.
+  void setSurfaceDistanceRange(double rangeMm);
+  double surfaceDistanceRange() const;
+  std::array<double, 3> distanceColor(double mm) const;  // RGB 0..1 on that scale
   bool hasSurfaces() const;
   // What the view shows: the volume rendering and/or the surfaces.
   void setVolumeVisible(bool visible);
