@@ -341,6 +341,15 @@ bool AiController::accept() {
     }
     table = after;
   }
+  Accepted record;
+  record.map = map.get();
+  record.backend = current_ >= 0 ? backends_[std::size_t(current_)].name : QString();
+  record.model = model_;
+  record.clicks = static_cast<int>(interaction_.clicksOf(interaction_.target()).size());
+  for (const auto& [from, to] : valueMap) {
+    record.labels.emplace_back(to,
+                               core::captureProposal(*proposal, from, interaction_.proposalBox()));
+  }
   core::VoxelDelta delta = annotation::mergeProposal(
       *proposal, *map, valueMap, interaction_.proposalBox(), session_->policy());
   const bool changed = !delta.empty() || table;
@@ -353,6 +362,9 @@ bool AiController::accept() {
   updateMarkers();
   Q_EMIT proposalChanged();
   Q_EMIT session_->statusMessage(timingsText());
+  if (changed) {
+    Q_EMIT accepted(record);
+  }
   return changed;
 }
 

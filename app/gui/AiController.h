@@ -14,6 +14,7 @@
 #include "annotation/ai/AiClickTool.h"
 #include "annotation/ai/AiInteraction.h"
 #include "core/ai/AiBackend.h"
+#include "core/metrics/ProposalSnapshot.h"
 
 namespace delineate::viewers {
 class LabelDisplayState;
@@ -36,6 +37,16 @@ class AiController : public QObject {
     std::shared_ptr<core::ai::AiBackend> backend;
     std::optional<core::ai::ServerInfo> info;
     QString status;  // "connected", or what went wrong
+  };
+
+  // What an Accept merged: per label of the map, the proposal's voxels as the AI gave them (the
+  // correction record compares the saved map with them).
+  struct Accepted {
+    const core::LabelMap* map = nullptr;
+    std::vector<std::pair<std::uint16_t, core::ProposalSnapshot>> labels;  // map label, proposal
+    QString backend;
+    QString model;
+    int clicks = 0;
   };
 
   AiController(EditSession* session, ToolController* tools,
@@ -86,6 +97,7 @@ class AiController : public QObject {
   void statusChanged(const QString& status);
   void modelsChanged();
   void proposalChanged();
+  void accepted(const delineate::app::AiController::Accepted& accepted);
   void busyChanged(bool busy);
   void failed(const QString& message);
 

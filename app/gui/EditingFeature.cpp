@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -13,6 +14,7 @@
 #include "app/gui/AiController.h"
 #include "app/gui/AiDock.h"
 #include "app/gui/CommandRegistry.h"
+#include "app/gui/CorrectionRecorder.h"
 #include "app/gui/EditJobs.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/JobProgressWidget.h"
@@ -67,6 +69,13 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
     }
   });
   connect(files_, &LabelFileController::saveFailed, this, [this] { closeAfterSave_ = false; });
+  corrections_ = new CorrectionRecorder(session_, ai_, files_, this);
+  connect(corrections_, &CorrectionRecorder::failed, this, &EditingFeature::showError);
+  connect(corrections_, &CorrectionRecorder::written, this, [this](const QString& path) {
+    window_->statusBar()->showMessage(tr("Correction record written to %1").arg(path), 8000);
+  });
+  connect(commands_->add("file.exportCorrectionRecord", tr("Export correction record…")),
+          &QAction::triggered, this, &EditingFeature::exportCorrectionRecord);
 
   connect(commands_->add("edit.undo", tr("&Undo"), QKeySequence::Undo), &QAction::triggered,
           session_, &EditSession::undo);
@@ -91,6 +100,7 @@ EditingFeature::~EditingFeature() {
   // A normal end: the user saved or chose to discard; only crashes leave a journal behind.
   session_->discardRecovery();
   // Tools and jobs refer to the session: they go first.
+  delete corrections_;  // observes the session, the AI and the label files
   delete recovery_;
   delete surfaces_;
   delete measurer_;
@@ -103,9 +113,30 @@ EditingFeature::~EditingFeature() {
 }
 
 void EditingFeature::populateFileMenu(QMenu* file) {
-  for (const char* id : {"file.newLabelMap", "file.openLabelMap", "file.saveLabelMap",
-                         "file.saveLabelMapAs", "file.importDicomSeg", "file.exportDicomSeg"}) {
+  for (const char* id :
+       {"file.newLabelMap", "file.openLabelMap", "file.saveLabelMap", "file.saveLabelMapAs",
+        "file.importDicomSeg", "file.exportDicomSeg", "file.exportCorrectionRecord"}) {
     file->addAction(commands_->action(QString::fromLatin1(id)));
+  }
+}
+
+void EditingFeature::exportCorrectionRecord() {
+  const auto map = session_->activeMap();
+  if (!map || !corrections_->recording(*map)) {
+    showError(
+        tr("No AI proposal was accepted into the active label map: there is no correction "
+           "record to export."));
+    return;
+  }
+  if (!interactive_) {
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(
+      window_, tr("Export correction record"),
+      QString::fromStdString(map->name()) + QStringLiteral(".correction.json"),
+      tr("JSON files (*.json)"));
+  if (!path.isEmpty()) {
+    corrections_->write(*map, path.toStdString());
   }
 }
 

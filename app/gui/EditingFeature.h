@@ -29,6 +29,7 @@ class EditSession;
 class LabelFileController;
 class AiController;
 class AiDock;
+class CorrectionRecorder;
 class RecoveryController;
 class RecoverySnapshots;
 class SegmentMeasurer;
@@ -80,12 +81,15 @@ class EditingFeature : public QObject {
   SegmentsDock* segmentsDock() const { return dock_; }
   AiController* ai() const { return ai_; }
   AiDock* aiDock() const { return aiDock_; }
+  // How AI proposals were corrected, per label map (saved beside the label file).
+  CorrectionRecorder* corrections() const { return corrections_; }
 
  Q_SIGNALS:
   void errorShown(const QString& message);
 
  private:
   QStringList unsavedMapNames() const;
+  void exportCorrectionRecord();
   void updateUndoActions();
 
   QMainWindow* window_;
@@ -97,6 +101,7 @@ class EditingFeature : public QObject {
   ToolController* tools_ = nullptr;
   AiController* ai_ = nullptr;
   AiDock* aiDock_ = nullptr;
+  CorrectionRecorder* corrections_ = nullptr;
   SegmentOperationsController* operations_ = nullptr;
   LabelFileController* files_ = nullptr;
   SegmentMeasurer* measurer_ = nullptr;

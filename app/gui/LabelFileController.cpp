@@ -227,7 +227,7 @@ bool LabelFileController::saveTo(const QString& path) {
         paths_[source.get()] = path;
         session_->markSaved(*source);
         Q_EMIT session_->statusMessage(tr("Saved %1").arg(path));
-        Q_EMIT saved(path);
+        Q_EMIT saved(path, source.get());
       },
       [this, path](const QString& error) {
         const QString message =

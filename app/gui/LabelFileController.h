@@ -43,7 +43,7 @@ class LabelFileController : public QObject {
 
  Q_SIGNALS:
   void labelMapOpened();
-  void saved(const QString& path);
+  void saved(const QString& path, const delineate::core::LabelMap* map);
   void saveFailed(const QString& message);
   void openFailed(const QString& message);
 

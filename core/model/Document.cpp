@@ -153,7 +153,19 @@ void Document::voxelsChanged(const LabelMap& labels, const VoxelBox& box) {
   pending_[&labels].include(box);
 }
 
+int Document::addCommandObserver(CommandObserver observer) {
+  commandObservers_[nextObserver_] = std::move(observer);
+  return nextObserver_++;
+}
+
+void Document::removeCommandObserver(int id) {
+  commandObservers_.erase(id);
+}
+
 void Document::onUndoEvent(Command& command, UndoEvent event) {
+  for (const auto& [id, observer] : commandObservers_) {
+    observer(command, event);
+  }
   const LabelMap* map = command.labelMap();
   const auto it = map ? states_.find(map) : states_.end();
   if (it == states_.end()) {

@@ -73,6 +73,11 @@ class Document {
 
   int addObserver(Observer observer);
   void removeObserver(int id);
+  // Told of every command pushed, undone or redone, as it happens (the correction record counts
+  // strokes and tools with it).
+  using CommandObserver = std::function<void(const Command&, UndoEvent)>;
+  int addCommandObserver(CommandObserver observer);
+  void removeCommandObserver(int id);
   // Delivers the changes collected since the last flush, merged per label map.
   void flushChanges();
   bool hasPendingChanges() const { return !pending_.empty() || pendingKinds_ != 0; }
@@ -99,6 +104,7 @@ class Document {
   std::filesystem::path recoveryRoot_;
   bool journaling_ = true;  // off while a recovered map's restore entry is pushed
   std::map<int, Observer> observers_;
+  std::map<int, CommandObserver> commandObservers_;
   int nextObserver_ = 1;
   std::map<const LabelMap*, VoxelBox> pending_;
   std::map<const LabelMap*, bool> pendingSegments_;

@@ -15,8 +15,12 @@
 #include "SyntheticCt.h"
 #include "app/gui/AiController.h"
 #include "app/gui/AiDock.h"
+#include "app/gui/CorrectionRecorder.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
+#include "app/gui/LabelFileController.h"
+#include "app/gui/ToolController.h"
+#include "core/metrics/CorrectionRecord.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"
 
@@ -104,4 +108,76 @@ TEST_F(AiGuiTest, AnUnreachableServerIsReportedAndTheEngineStillWorks) {
   ai()->setBackend(0);
   clickBead();
   EXPECT_GT(proposalVoxels(), 150u);
+}
+
+TEST_F(AiGuiTest, SavingACorrectedProposalWritesItsCorrectionRecord) {
+  clickBead();
+  const std::size_t proposed = proposalVoxels();
+  ASSERT_TRUE(ai()->accept());
+  const auto map = session()->activeMap();
+  ASSERT_TRUE(editing()->corrections()->recording(*map));
+  // Corrections: paint beyond the bead on the patient's left, erase a bit of its right side,
+  // undo and redo the erase.
+  window_->action("tool.brush")->trigger();
+  editing()->tools()->setBrushRadiusMm(3);
+  const double z = SyntheticCt::kBead[2];
+  stroke(view(0), {{57, 0, z}, {60, 0, z}, {63, 0, z}});
+  window_->action("tool.eraser")->trigger();
+  stroke(view(0), {{43, 0, z}, {44, 0, z}});
+  window_->action("edit.undo")->trigger();
+  window_->action("edit.redo")->trigger();
+  ASSERT_TRUE(waitSettled());
+
+  const std::filesystem::path file = dir_ / "bead_seg.nii.gz";
+  bool written = false;
+  QObject::connect(editing()->corrections(), &app::CorrectionRecorder::written,
+                   [&written] { written = true; });
+  ASSERT_TRUE(editing()->files()->saveTo(QString::fromStdString(file.string())));
+  ASSERT_TRUE(test::waitUntil([&] { return written; }, 60000));
+  const core::CorrectionRecord record =
+      core::readCorrectionRecord(dir_ / "bead_seg.correction.json");
+  EXPECT_EQ(record.clicks, 1);
+  EXPECT_EQ(record.strokes, 2);
+  EXPECT_EQ(record.tools.at("Paint"), 1);
+  EXPECT_EQ(record.tools.at("Erase"), 1);
+  EXPECT_EQ(record.tools.at("Undo"), 1);
+  EXPECT_EQ(record.tools.at("Redo"), 1);
+  EXPECT_FALSE(record.backend.empty());
+  EXPECT_FALSE(record.acceptedAt.empty());
+  EXPECT_FALSE(record.savedAt.empty());
+  EXPECT_EQ(record.image, "ct.nii.gz");
+  EXPECT_GE(record.activeEditingSeconds, 0.0);
+  ASSERT_EQ(record.labels.size(), 1u);
+  const core::CorrectionLabel& l = record.labels[0];
+  EXPECT_EQ(l.label, session()->activeLabel());
+  EXPECT_EQ(l.proposalVoxels, proposed);
+  EXPECT_EQ(l.finalVoxels, countLabel(l.label));
+  EXPECT_GT(l.addedVoxels, 0u);
+  EXPECT_GT(l.removedVoxels, 0u);
+  EXPECT_EQ(l.finalVoxels, l.proposalVoxels + l.addedVoxels - l.removedVoxels);
+  EXPECT_LT(l.dice, 1.0);
+  EXPECT_GT(l.dice, 0.5);
+  EXPECT_GT(l.hd95Mm, 0.0);
+  std::size_t added = 0, removed = 0;
+  for (const core::CorrectionSlice& s : l.slices) {
+    added += s.added;
+    removed += s.removed;
+  }
+  EXPECT_EQ(added, l.addedVoxels);
+  EXPECT_EQ(removed, l.removedVoxels);
+}
+
+TEST_F(AiGuiTest, AMapWithoutAcceptedProposalsGetsNoCorrectionRecord) {
+  window_->action("tool.brush")->trigger();
+  session()->ensureLabelMap();
+  stroke(view(0), {{0, 0, 0}, {5, 0, 0}});
+  ASSERT_TRUE(waitSettled());
+  bool saved = false;
+  QObject::connect(editing()->files(), &app::LabelFileController::saved,
+                   [&saved] { saved = true; });
+  const std::filesystem::path file = dir_ / "manual.nii.gz";
+  ASSERT_TRUE(editing()->files()->saveTo(QString::fromStdString(file.string())));
+  ASSERT_TRUE(test::waitUntil([&] { return saved; }, 60000));
+  ASSERT_TRUE(waitSettled());
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "manual.correction.json"));
 }
