@@ -95,8 +95,31 @@ void SurfaceController::schedule() {
   timer_->start();
 }
 
+void SurfaceController::showDistanceSurfaces(vtkSmartPointer<vtkPolyData> surfaces,
+                                             const core::ImageGeometry& geometry, double rangeMm) {
+  timer_->stop();
+  jobs_->cancel();
+  ++generation_;
+  showsDistances_ = true;
+  view_->setSurfaceDistanceRange(rangeMm);
+  view_->setSurfaces(std::move(surfaces), geometry);
+  ++builds_;
+}
+
+void SurfaceController::clearDistanceSurfaces() {
+  if (!showsDistances_) {
+    return;
+  }
+  showsDistances_ = false;
+  view_->setSurfaceDistanceRange(0);
+  rebuildNow();
+}
+
 void SurfaceController::rebuildNow() {
   timer_->stop();
+  if (showsDistances_) {
+    return;  // the compare view's surfaces stay until it clears them
+  }
   std::vector<MapInput> inputs;
   std::vector<viewers::LabelColor> colors;
   std::optional<core::ImageGeometry> geometry;

@@ -35,6 +35,12 @@ class SurfaceController : public QObject {
   bool pending() const;
   // Rebuilds now (skips the debounce).
   void rebuildNow();
+  // The compare view's surfaces (viewers::buildDistanceSurfaces) replace the segment surfaces,
+  // coloured by signed distance within ±rangeMm, until clearDistanceSurfaces().
+  void showDistanceSurfaces(vtkSmartPointer<vtkPolyData> surfaces,
+                            const core::ImageGeometry& geometry, double rangeMm);
+  void clearDistanceSurfaces();
+  bool showsDistances() const { return showsDistances_; }
   // Number of surface sets handed to the view so far (tests).
   int builds() const { return builds_; }
 
@@ -50,6 +56,7 @@ class SurfaceController : public QObject {
   JobRunner* jobs_;
   viewers::SurfaceOptions options_;
   int builds_ = 0;
+  bool showsDistances_ = false;
   unsigned generation_ = 0;  // results of older builds are dropped
 };
 
