@@ -95,6 +95,16 @@ void EditSession::setActiveLabelMap(int index) {
   flush();
 }
 
+void EditSession::renameLabelMap(const core::LabelMap& map, const QString& name) {
+  for (const auto& m : document_.labelMaps()) {
+    if (m.get() == &map) {
+      m->setName(name.toStdString());
+      Q_EMIT labelMapsChanged();
+      return;
+    }
+  }
+}
+
 void EditSession::installRecovered(RecoveredMap recovered) {
   auto map = recovered.map;
   document_.addRecoveredLabelMap(map,

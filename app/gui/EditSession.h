@@ -52,6 +52,8 @@ class EditSession : public QObject {
   // Adds a loaded map and makes it active; throws core::Error naming a grid difference.
   void addLabelMap(std::shared_ptr<core::LabelMap> map);
   void setActiveLabelMap(int index);
+  // Renames one of the maps (its name in lists and the compare view; not an undo step).
+  void renameLabelMap(const core::LabelMap& map, const QString& name);
   // Recovery: a recovered map (built by a job, see RecoveryController) becomes a new label map;
   // `restore` (empty map -> recovered, already applied) is one undo entry ("Recovered edits");
   // `journal` continues the crashed session's journal. The map is unsaved.

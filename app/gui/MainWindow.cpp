@@ -3,8 +3,10 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -21,7 +23,10 @@
 #include <cstdio>
 
 #include "app/gui/CommandRegistry.h"
+#include "app/gui/CompareFeature.h"
+#include "app/gui/DatasetEvaluationDialog.h"
 #include "app/gui/EditingFeature.h"
+#include "app/gui/EvaluationCaseOpener.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/SeriesBrowser.h"
@@ -69,6 +74,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   setCentralWidget(views_);
   jobs_ = new JobRunner(this);
   editing_ = new EditingFeature(this, commands_, views_, options_.interactive);
+  compare_ = new CompareFeature(this, commands_, views_, editing_, options_.interactive);
+  caseOpener_ = new EvaluationCaseOpener(this);
+  connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
   createDocks();
   createStatusBar();
   createActions();
@@ -82,6 +90,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+  delete caseOpener_;
+  delete compare_;  // before the editing session it reads
   delete editing_;  // before the views it draws into
   jobs_->cancel();
   jobs_->waitForIdle();
@@ -102,6 +112,24 @@ QStringList MainWindow::commandIds() const {
 
 bool MainWindow::editingSettled() const {
   return editing_->settled();
+}
+
+DatasetEvaluationDialog* MainWindow::datasetEvaluation() {
+  if (datasetEvaluation_ == nullptr) {
+    datasetEvaluation_ = new DatasetEvaluationDialog(this, options_.interactive);
+    connect(datasetEvaluation_, &DatasetEvaluationDialog::caseActivated, this,
+            [this](const QString& reference, const QString& test, const QString& label, int value) {
+              EvaluationCaseOpener::Case c;
+              c.referencePath = reference;
+              c.testPath = test;
+              c.labelName = label;
+              c.labelValue = value;
+              c.toleranceMm = datasetEvaluation_->toleranceSpin()->value();
+              c.resample = datasetEvaluation_->resampleCheck()->isChecked();
+              caseOpener_->open(c);
+            });
+  }
+  return datasetEvaluation_;
 }
 
 bool MainWindow::confirmDiscard() {
@@ -158,6 +186,16 @@ void MainWindow::createActions() {
           &viewers::VolumeView::resetCamera);
   editing_->populate3dMenu(render);
   editing_->createSegmentMenu(menuBar());
+  QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+  compare_->populateMenu(analysis);
+  analysis->addSeparator();
+  analysis->addAction(addCommand("analysis.evaluateDataset", tr("Evaluate &Dataset…")));
+  connect(action("analysis.evaluateDataset"), &QAction::triggered, this, [this] {
+    DatasetEvaluationDialog* dialog = datasetEvaluation();
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+  });
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(addCommand("help.about", tr("&About Delineate")));
@@ -276,9 +314,9 @@ void MainWindow::setLayoutCommand(const QString& name) {
   views_->setLayoutName(name);
 }
 
-void MainWindow::openPath(const QString& path) {
+bool MainWindow::openPath(const QString& path) {
   if (!confirmDiscard()) {
-    return;
+    return false;
   }
   const std::string p = path.toStdString();
   jobs_->run<core::OpenedPath>(
@@ -297,6 +335,7 @@ void MainWindow::openPath(const QString& path) {
         }
         reportError(tr("Cannot open %1:\n%2").arg(path, error));
       });
+  return true;
 }
 
 void MainWindow::openSample() {

@@ -26,7 +26,10 @@ class ViewLayout;
 namespace delineate::app {
 
 class CommandRegistry;
+class CompareFeature;
+class DatasetEvaluationDialog;
 class EditingFeature;
+class EvaluationCaseOpener;
 class JobRunner;
 class SeriesBrowser;
 class SeriesListController;
@@ -46,8 +49,9 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(MainWindowOptions options = {}, QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  // A file (research format or DICOM) or a folder; runs as a background job.
-  void openPath(const QString& path);
+  // A file (research format or DICOM) or a folder; runs as a background job. False when the
+  // user chose to keep unsaved label maps instead.
+  bool openPath(const QString& path);
   // The built-in sample brain MR (written to the user's cache on first use).
   void openSample();
   // One series of the last DICOM scan (index into the browser's list).
@@ -58,6 +62,12 @@ class MainWindow : public QMainWindow {
   CommandRegistry* commands() const { return commands_; }
   // Segmentation editing: session, tools, segments dock, label files, recovery.
   EditingFeature* editing() const { return editing_; }
+  // The compare view (two label maps: agreement overlay, metrics, per-slice Dice).
+  CompareFeature* compare() const { return compare_; }
+  // "Evaluate dataset" (analysis.evaluateDataset), non-modal; created on first use, then kept.
+  DatasetEvaluationDialog* datasetEvaluation();
+  // Opens a dataset evaluation's case in the compare view (its double-click).
+  EvaluationCaseOpener* caseOpener() const { return caseOpener_; }
   // True once a shown image's label files, jobs and surfaces are done (screenshots wait).
   bool editingSettled() const;
 
@@ -104,6 +114,9 @@ class MainWindow : public QMainWindow {
   QActionGroup* layoutGroup_ = nullptr;
   CommandRegistry* commands_ = nullptr;
   EditingFeature* editing_ = nullptr;
+  CompareFeature* compare_ = nullptr;
+  DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
+  EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;
 
   core::VolumePtr volume_;

@@ -71,4 +71,24 @@ std::vector<CasePair> pairCases(const fs::path& referenceFolder, const fs::path&
   return out;
 }
 
+std::optional<fs::path> findCaseImage(const fs::path& labelFile) {
+  const std::string name = caseNameOf(labelFile);
+  if (name.empty()) {
+    return std::nullopt;
+  }
+  const fs::path parent = labelFile.parent_path().parent_path();
+  std::error_code ec;
+  for (const char* folder : {"imagesTr", "imagesTs", "images"}) {
+    for (const char* suffix : {"", "_0000"}) {
+      for (const char* ext : {".nii.gz", ".nii", ".nrrd", ".mha"}) {
+        const fs::path candidate = parent / folder / (name + suffix + ext);
+        if (fs::is_regular_file(candidate, ec) && !fs::equivalent(candidate, labelFile, ec)) {
+          return candidate;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace delineate::core

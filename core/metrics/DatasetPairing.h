@@ -2,6 +2,7 @@
 // Pairs the label files of a reference folder with those of a test folder by case name: the file
 // name without its extension (.nii.gz, .nii, .nrrd, .mha, .dcm), matched exactly.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,11 @@ std::string caseNameOf(const std::filesystem::path& file);
 // folder when it cannot be listed.
 std::vector<CasePair> pairCases(const std::filesystem::path& referenceFolder,
                                 const std::filesystem::path& testFolder);
+
+// The image a case's label file was drawn on, by the usual dataset layouts: a sibling folder
+// imagesTr, imagesTs or images of the label's folder (Medical Segmentation Decathlon, nnU-Net)
+// holding <case>.<ext> or <case>_0000.<ext> (nnU-Net's first channel), in that order; nullopt
+// when none exists.
+std::optional<std::filesystem::path> findCaseImage(const std::filesystem::path& labelFile);
 
 }  // namespace delineate::core

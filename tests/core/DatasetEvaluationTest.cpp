@@ -149,6 +149,26 @@ TEST(DatasetPairing, CaseNamesAreExactStems) {
   EXPECT_THROW(pairCases("/nonexistent/ref", "/nonexistent/test"), Error);
 }
 
+TEST(DatasetPairing, FindsTheCaseImageInDecathlonAndNnUnetLayouts) {
+  TempDir dir;
+  auto touch = [](const fs::path& p) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p) << "x";
+  };
+  touch(dir / "labelsTr/liver_01.nii.gz");
+  touch(dir / "imagesTr/liver_02_0000.nii.gz");
+  touch(dir / "labelsTr/liver_02.nii.gz");
+  touch(dir / "imagesTr/liver_01.nii.gz");
+  touch(dir / "imagesTr/liver_01_0000.nii.gz");  // the exact name comes first
+  EXPECT_EQ(findCaseImage(dir / "labelsTr/liver_01.nii.gz"), dir / "imagesTr/liver_01.nii.gz");
+  EXPECT_EQ(findCaseImage(dir / "labelsTr/liver_02.nii.gz"), dir / "imagesTr/liver_02_0000.nii.gz");
+  touch(dir / "labelsTs/liver_03.nrrd");
+  touch(dir / "images/liver_03.nrrd");
+  EXPECT_EQ(findCaseImage(dir / "labelsTs/liver_03.nrrd"), dir / "images/liver_03.nrrd");
+  EXPECT_EQ(findCaseImage(dir / "labelsTr/liver_04.nii.gz"), std::nullopt);
+  EXPECT_EQ(findCaseImage(dir / "labelsTr/notes.txt"), std::nullopt);
+}
+
 TEST(LabelMatching, ByNameAcrossDifferentSchemes) {
   const LabelMap reference("r", grid(), {segment(1, "liver"), segment(2, "spleen")});
   const LabelMap test("t", grid(), {segment(1, "spleen"), segment(2, "kidney")});
