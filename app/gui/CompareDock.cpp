@@ -270,13 +270,15 @@ bool CompareDock::compareMaps(const core::LabelMap& reference, const core::Label
       label_->addItem(labelName.isEmpty() ? QString::number(labelValue) : labelName, labelValue);
       label_->setCurrentIndex(1);
     }
-    tolerance_->setValue(toleranceMm);
+    if (toleranceMm >= 0) {
+      tolerance_->setValue(toleranceMm);
+    }
   }
   CompareController::Request request;
   request.reference = r;
   request.test = t;
   request.label = static_cast<std::uint16_t>(labelValue);
-  request.toleranceMm = toleranceMm;
+  request.toleranceMm = tolerance_->value();
   request.matchByName = byName_->isChecked();
   return compare_->compare(request, error);
 }

@@ -49,10 +49,12 @@ class CompareDock : public QWidget {
   // Compares the chosen maps (the Compare button).
   void compare();
   // Chooses two of the session's maps, the label (its reference value; 0: all labels) and the
-  // tolerance, then compares; false with the reason when a map is not one of the sources or the
-  // comparison cannot start.
+  // tolerance (negative: the one shown), then compares; false with the reason when a map is not
+  // one of the sources or the comparison cannot start.
   bool compareMaps(const core::LabelMap& reference, const core::LabelMap& test, int labelValue,
                    const QString& labelName, double toleranceMm, QString* error = nullptr);
+  // Shows a message under the controls (e.g. why a command could not run).
+  void showError(const QString& message);
   // Writes the table / the plot; false with a message naming the file when it fails.
   bool exportTable(const QString& path, QString* error = nullptr);
   bool exportPlot(const QString& path, QString* error = nullptr);
@@ -62,7 +64,6 @@ class CompareDock : public QWidget {
   void showResult();
   void updatePlot();
   void updateWorstText();
-  void showError(const QString& message);
   void chooseTableFile();
   void choosePlotFile();
 

@@ -8,8 +8,12 @@
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/CompareController.h"
 #include "app/gui/CompareDock.h"
+#include "app/gui/CorrectionRecorder.h"
+#include "app/gui/EditJobs.h"
+#include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/SurfaceController.h"
+#include "core/metrics/ProposalSnapshot.h"
 #include "viewers/ViewLayout.h"
 
 namespace delineate::app {
@@ -17,7 +21,7 @@ namespace delineate::app {
 CompareFeature::CompareFeature(QMainWindow* window, CommandRegistry* commands,
                                viewers::ViewLayout* views, EditingFeature* editing,
                                bool interactive)
-    : QObject(window), commands_(commands) {
+    : QObject(window), editing_(editing), commands_(commands) {
   controller_ =
       new CompareController(editing->session(), editing->ai(), views, editing->surfaces(), this);
   panel_ = new CompareDock(controller_, views->state(), interactive);
@@ -36,6 +40,9 @@ CompareFeature::CompareFeature(QMainWindow* window, CommandRegistry* commands,
   connect(commands_->add(QStringLiteral("analysis.previousWorstSlice"), tr("Previous worst slice"),
                          QKeySequence(tr("Shift+N"))),
           &QAction::triggered, controller_, &CompareController::previousWorstSlice);
+  connect(commands_->add(QStringLiteral("analysis.addAcceptedProposal"),
+                         tr("Compare with the &accepted AI proposal")),
+          &QAction::triggered, this, &CompareFeature::addAcceptedProposal);
 }
 
 CompareFeature::~CompareFeature() = default;
@@ -44,11 +51,59 @@ void CompareFeature::populateMenu(QMenu* menu) {
   menu->addAction(commands_->action(QStringLiteral("analysis.compare")));
   menu->addAction(commands_->action(QStringLiteral("analysis.nextWorstSlice")));
   menu->addAction(commands_->action(QStringLiteral("analysis.previousWorstSlice")));
+  menu->addAction(commands_->action(QStringLiteral("analysis.addAcceptedProposal")));
 }
 
 void CompareFeature::show() {
   dock_->show();
   dock_->raise();
+}
+
+bool CompareFeature::addAcceptedProposal() {
+  show();
+  EditSession* session = editing_->session();
+  const std::shared_ptr<core::LabelMap> corrected = session->activeMap();
+  const CorrectionRecorder::Proposals proposals =
+      corrected ? editing_->corrections()->acceptedProposals(*corrected)
+                : CorrectionRecorder::Proposals{};
+  if (proposals.empty()) {
+    panel_->showError(corrected ? tr("No AI proposal was accepted into %1 in this session.")
+                                      .arg(QString::fromStdString(corrected->name()))
+                                : tr("Open or create a label map first."));
+    return false;
+  }
+  const std::string name = corrected->name() + " AI proposal";
+  const core::ImageGeometry grid = corrected->geometry();
+  std::vector<core::Segment> segments;
+  for (const auto& [label, snapshot] : proposals) {
+    if (const core::Segment* s = corrected->segment(label)) {
+      segments.push_back(*s);
+    }
+  }
+  const core::LabelMap* correctedMap = corrected.get();
+  return editing_->jobs()->run<std::shared_ptr<core::LabelMap>>(
+      tr("Drawing the accepted AI proposal"),
+      [name, grid, segments, proposals](core::ProgressSink& progress) {
+        auto map = std::make_shared<core::LabelMap>(name, grid, segments);
+        for (const auto& [label, snapshot] : proposals) {
+          progress.throwIfCancelled();
+          core::paintSnapshot(snapshot, label, *map);
+        }
+        return map;
+      },
+      [this, session, correctedMap](std::shared_ptr<core::LabelMap> map) {
+        const core::LabelMap* added = map.get();
+        const int active = session->activeMapIndex();
+        session->addLabelMap(std::move(map));
+        session->setActiveLabelMap(active);  // the annotator keeps editing the corrected map
+        QString error;
+        if (!panel_->compareMaps(*correctedMap, *added, 0, QString(), -1, &error)) {
+          panel_->showError(error);
+          return;
+        }
+        Q_EMIT acceptedProposalAdded();
+      },
+      [this](const QString& error) { panel_->showError(error); });
 }
 
 }  // namespace delineate::app

@@ -46,6 +46,12 @@ bool CorrectionRecorder::busy() const {
   return jobs_->busy();
 }
 
+CorrectionRecorder::Proposals CorrectionRecorder::acceptedProposals(
+    const core::LabelMap& map) const {
+  const auto it = states_.find(&map);
+  return it == states_.end() ? Proposals{} : it->second.proposals;
+}
+
 std::optional<core::CorrectionRecord> CorrectionRecorder::pending(const core::LabelMap& map) const {
   const auto it = states_.find(&map);
   if (it == states_.end()) {

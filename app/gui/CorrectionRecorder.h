@@ -13,12 +13,15 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "app/gui/AiController.h"
 #include "core/edit/Command.h"
 #include "core/edit/UndoStack.h"
 #include "core/metrics/ActiveTimeTracker.h"
 #include "core/metrics/CorrectionRecord.h"
+#include "core/metrics/ProposalSnapshot.h"
 
 namespace delineate::app {
 
@@ -38,6 +41,9 @@ class CorrectionRecorder : public QObject {
   bool recording(const core::LabelMap& map) const;
   // The record so far, without the measurements (they need a job).
   std::optional<core::CorrectionRecord> pending(const core::LabelMap& map) const;
+  // The AI proposals accepted into `map`, per label of the map, as accepted (empty when none).
+  using Proposals = std::vector<std::pair<std::uint16_t, core::ProposalSnapshot>>;
+  Proposals acceptedProposals(const core::LabelMap& map) const;
   // Measures `map` against its proposals in a job and writes the record to `path`; written or
   // failed (naming the file) tells the outcome.
   void write(const core::LabelMap& map, const std::filesystem::path& path);
@@ -50,7 +56,7 @@ class CorrectionRecorder : public QObject {
  private:
   struct State {
     core::CorrectionRecord record;  // labels filled in when measured
-    std::vector<std::pair<std::uint16_t, core::ProposalSnapshot>> proposals;
+    Proposals proposals;
     core::ActiveTimeTracker time;
   };
   void onAccepted(const AiController::Accepted& accepted);

@@ -68,4 +68,23 @@ ProposalSnapshot captureProposal(const LabelMap& proposal, std::uint16_t proposa
   return s;
 }
 
+void paintSnapshot(const ProposalSnapshot& snapshot, std::uint16_t value, LabelMap& into) {
+  const std::string diff = into.geometry().differenceFrom(snapshot.grid);
+  if (!diff.empty()) {
+    throw Error(ErrorKind::InvalidInput, into.name(),
+                "not on the grid of the proposal " + snapshot.name + ": " + diff);
+  }
+  const std::uint8_t* in = snapshot.mask.data();
+  for (std::size_t k = snapshot.box.lo[2]; k < snapshot.box.hi[2]; ++k) {
+    for (std::size_t j = snapshot.box.lo[1]; j < snapshot.box.hi[1]; ++j) {
+      std::uint16_t* row = into.mutableData() + into.index(0, j, k);
+      for (std::size_t i = snapshot.box.lo[0]; i < snapshot.box.hi[0]; ++i) {
+        if (*in++ != 0) {
+          row[i] = value;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace delineate::core

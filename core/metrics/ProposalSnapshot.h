@@ -32,4 +32,9 @@ struct ProposalSnapshot {
 ProposalSnapshot captureProposal(const LabelMap& proposal, std::uint16_t proposalLabel,
                                  const VoxelBox& box);
 
+// Writes `value` into `into` wherever the snapshot holds its label (the accepted proposal drawn
+// back as a label map, e.g. to compare it with the corrected one). Throws Error(InvalidInput)
+// when `into` is not on the snapshot's grid.
+void paintSnapshot(const ProposalSnapshot& snapshot, std::uint16_t value, LabelMap& into);
+
 }  // namespace delineate::core

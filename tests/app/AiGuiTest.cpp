@@ -15,10 +15,14 @@
 #include "SyntheticCt.h"
 #include "app/gui/AiController.h"
 #include "app/gui/AiDock.h"
+#include "app/gui/CompareController.h"
+#include "app/gui/CompareDock.h"
+#include "app/gui/CompareFeature.h"
 #include "app/gui/CorrectionRecorder.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/LabelFileController.h"
+#include "app/gui/MainWindow.h"
 #include "app/gui/ToolController.h"
 #include "core/metrics/CorrectionRecord.h"
 #include "viewers/SliceView.h"
@@ -180,4 +184,39 @@ TEST_F(AiGuiTest, AMapWithoutAcceptedProposalsGetsNoCorrectionRecord) {
   ASSERT_TRUE(test::waitUntil([&] { return saved; }, 60000));
   ASSERT_TRUE(waitSettled());
   EXPECT_FALSE(std::filesystem::exists(dir_ / "manual.correction.json"));
+}
+
+TEST_F(AiGuiTest, TheAcceptedProposalIsComparedWithTheCorrectedMap) {
+  EXPECT_FALSE(window_->compare()->addAcceptedProposal()) << "nothing accepted yet";
+  EXPECT_TRUE(window_->compare()->panel()->isVisible());
+  clickBead();
+  const std::size_t proposed = proposalVoxels();
+  ASSERT_TRUE(ai()->accept());
+  const auto corrected = session()->activeMap();
+  // The annotator erases the bead's right half in its central slice.
+  window_->action("tool.eraser")->trigger();
+  editing()->tools()->setBrushRadiusMm(3);
+  const double z = SyntheticCt::kBead[2];
+  stroke(view(0), {{44, 0, z}, {46, 0, z}});
+  ASSERT_TRUE(waitSettled());
+  const std::size_t kept = countLabel(session()->activeLabel());
+  ASSERT_LT(kept, proposed);
+
+  bool added = false;
+  QObject::connect(window_->compare(), &app::CompareFeature::acceptedProposalAdded,
+                   [&added] { added = true; });
+  window_->action("analysis.addAcceptedProposal")->trigger();
+  ASSERT_TRUE(test::waitUntil([&] { return added; }, 60000));
+  app::CompareController* compare = window_->compare()->controller();
+  ASSERT_TRUE(test::waitUntil([&] { return compare->result() && !compare->busy(); }, 60000));
+  EXPECT_EQ(session()->activeMap(), corrected) << "editing goes on in the corrected map";
+  const app::CompareController::Result* r = compare->result();
+  EXPECT_EQ(r->referenceName.toStdString(), corrected->name());
+  EXPECT_EQ(r->testName.toStdString(), corrected->name() + " AI proposal");
+  // Everything kept agrees; what was erased is in the proposal only.
+  EXPECT_EQ(r->counts.agree, kept);
+  EXPECT_EQ(r->counts.testOnly, proposed - kept);
+  EXPECT_EQ(r->counts.referenceOnly, 0u);
+  ASSERT_FALSE(r->evaluation.labels.empty());
+  EXPECT_NEAR(r->evaluation.labels[0].metrics[0], 2.0 * kept / double(kept + proposed), 1e-9);
 }

@@ -88,6 +88,29 @@ TEST(CorrectionRecord, SnapshotKeepsTheLabelInItsTightBox) {
   EXPECT_THROW(captureProposal(proposal, 0, VoxelBox::whole(g.size)), Error);
 }
 
+TEST(CorrectionRecord, SnapshotPaintsBackIntoALabelMapOnItsGrid) {
+  const ImageGeometry g = metricsGrid({20, 18, 16}, {1, 1, 2});
+  LabelMap proposal("proposal", g, {defaultSegment(3)});
+  paintBox(proposal, {5, 6, 7}, {9, 10, 12}, 3);
+  paintBox(proposal, {0, 0, 0}, {2, 2, 2}, 1);
+  const ProposalSnapshot snapshot = captureProposal(proposal, 3, VoxelBox::whole(g.size));
+  LabelMap back("accepted", g);
+  back.mutableData()[back.index(19, 17, 15)] = 9;  // left alone
+  paintSnapshot(snapshot, 2, back);
+  std::size_t twos = 0;
+  for (std::size_t n = 0; n < g.voxelCount(); ++n) {
+    twos += back.data()[n] == 2;
+    if (proposal.data()[n] == 3) {
+      EXPECT_EQ(back.data()[n], 2) << n;
+    }
+  }
+  EXPECT_EQ(twos, 80u);
+  EXPECT_EQ(back.data()[back.index(19, 17, 15)], 9);
+  EXPECT_EQ(back.data()[back.index(0, 0, 0)], 0) << "the other label is not painted";
+  LabelMap other("other", metricsGrid({20, 18, 15}, {1, 1, 2}));
+  EXPECT_THROW(paintSnapshot(snapshot, 2, other), Error);
+}
+
 TEST(CorrectionRecord, CubeGrownByOneSliceAndCutByAnotherHasExactChanges) {
   const ImageGeometry g = metricsGrid({20, 20, 20}, {0.9, 0.9, 2.0});
   LabelMap proposal("proposal", g, {defaultSegment(3)});
