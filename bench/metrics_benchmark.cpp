@@ -3,7 +3,8 @@
 //   floor: one memory pass over both maps (a plain parallel loop summing both buffers);
 //   ours: overlap measures for all labels (one pass), then HD, HD95, ASSD and surface Dice for
 //   all labels; end to end (read both .nrrd files, compare all labels, all metrics); and the
-//   per-slice Dice of one label along k;
+//   per-slice Dice of one label along k; the compare view's job for all labels (pair evaluation,
+//   agreement map, per-slice Dice on the three axes, test surfaces coloured by signed distance);
 //   ITK: LabelOverlapMeasuresImageFilter (all labels), and per label BinaryThreshold +
 //   HausdorffDistanceImageFilter on the same data;
 //   plastimatch: `plastimatch dice --all` and `plastimatch dice` per label on 0/1 .nrrd files
@@ -28,13 +29,18 @@
 #include <string>
 #include <vector>
 
+#include <vtkPolyData.h>
 #include "ChildProcess.h"
 #include "core/io/ItkView.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/jobs/ParallelFor.h"
+#include "core/metrics/AgreementMap.h"
+#include "core/metrics/AgreementSlices.h"
 #include "core/metrics/LabelComparison.h"
+#include "core/metrics/PairEvaluation.h"
 #include "core/metrics/SliceDice.h"
+#include "viewers/SurfaceDistanceColoring.h"
 
 namespace fs = std::filesystem;
 using namespace delineate;
@@ -163,7 +169,11 @@ core::LabelMap loadRaw(const fs::path& dir, const std::string& name) {
     const json meta = json::parse(std::ifstream(dir / "meta.json"));
     return core::Size3{meta["size"][0], meta["size"][1], meta["size"][2]};
   }());
-  core::LabelMap map(name, g);
+  std::vector<core::Segment> segments;
+  for (const std::uint16_t l : kLabels) {
+    segments.push_back(core::defaultSegment(l));  // what the file readers add for each value
+  }
+  core::LabelMap map(name, g, std::move(segments));
   std::ifstream(dir / (name + ".raw"), std::ios::binary)
       .read(reinterpret_cast<char*>(map.mutableData()),
             std::streamsize(map.voxelCount() * sizeof(std::uint16_t)));
@@ -249,6 +259,35 @@ json oursSliceDice(const core::LabelMap& ref, const core::LabelMap& test) {
   return {{"seconds", seconds}, {"cpu_seconds", cpu}, {"slices", axial.size()}, {"worst", worst}};
 }
 
+// What the compare view's job does for all labels, stage by stage (CompareController).
+json oursCompareView(const core::LabelMap& ref, const core::LabelMap& test) {
+  core::NullProgress quiet;
+  const double t0 = now(), c0 = cpuNow();
+  const core::PairEvaluation evaluation = core::evaluatePair(ref, test, {}, quiet);
+  const double tEvaluated = now();
+  const core::LabelMap& compared = evaluation.renumberedTest ? *evaluation.renumberedTest : test;
+  const core::Agreement agreement = core::agreementMap(ref, compared, 0, quiet);
+  const double tAgreement = now();
+  const auto slices = core::agreementSliceDice(*agreement.map, quiet);
+  const double tSlices = now();
+  std::vector<std::uint16_t> labels;
+  for (const core::LabelEvaluation& l : evaluation.labels) {
+    if (l.value != 0) {
+      labels.push_back(l.value);
+    }
+  }
+  const auto surfaces = viewers::buildDistanceSurfaces(ref, compared, labels, {}, quiet);
+  const double tEnd = now();
+  return {{"seconds", tEnd - t0},
+          {"cpu_seconds", cpuNow() - c0},
+          {"evaluate_pair_seconds", tEvaluated - t0},
+          {"agreement_map_seconds", tAgreement - tEvaluated},
+          {"slice_dice_3_axes_seconds", tSlices - tAgreement},
+          {"distance_surfaces_seconds", tEnd - tSlices},
+          {"surface_points", surfaces ? surfaces->GetNumberOfPoints() : 0},
+          {"axial_slices", slices[2].size()}};
+}
+
 // Both files read (one after the other: reading both at once in one process is slower, its
 // page faults contend), then every metric of every label.
 json oursFiles(const fs::path& dir) {
@@ -324,6 +363,8 @@ int childMain(const std::string& what, const fs::path& dir) {
       r = oursSurface(ref, test);
     } else if (what == "ours-slice-dice") {
       r = oursSliceDice(ref, test);
+    } else if (what == "ours-compare-view") {
+      r = oursCompareView(ref, test);
     } else if (what == "itk-overlap") {
       r = itkOverlap(ref, test);
     } else if (what == "itk-hausdorff") {
@@ -438,6 +479,7 @@ int main(int argc, char** argv) {
   const json surface = best(args.repeat, self, "ours-surface", dir);
   const json files = best(args.repeat, self, "ours-files", dir);
   const json sliceDice = best(args.repeat, self, "ours-slice-dice", dir);
+  const json compareView = best(args.repeat, self, "ours-compare-view", dir);
   const json itkOverlap = best(args.repeat, self, "itk-overlap", dir);
   const json itkHd = best(args.repeat, self, "itk-hausdorff", dir);
   const json plmAll = plastimatch(args.repeat, dir, true);
@@ -474,6 +516,7 @@ int main(int argc, char** argv) {
                    {"ours_surface_all_labels", surface},
                    {"ours_files_to_all_metrics", files},
                    {"ours_slice_dice_label1_axial", sliceDice},
+                   {"ours_compare_view_job_all_labels", compareView},
                    {"itk_label_overlap_measures", itkOverlap},
                    {"itk_hausdorff_3_labels", itkHd},
                    {"plastimatch_dice_all_3_labels", plmAll},

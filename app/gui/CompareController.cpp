@@ -154,45 +154,56 @@ bool CompareController::compare(const Request& request, QString* error) {
   const std::uint16_t label = request.label;
   const QString referenceName = reference.name;
   const QString testName = test.name;
-  const viewers::SurfaceOptions surfaceOptions = surfaces_->options();
   Q_EMIT started();
-  jobs_->run<std::shared_ptr<Result>>(
+  // First the numbers, overlay and strips (a fraction of a second on 512^3), then the 3D
+  // distance surfaces (seconds for large structures) as a second job.
+  struct Measured {
+    std::shared_ptr<Result> result;
+    std::shared_ptr<const core::LabelMap> reference;
+    std::shared_ptr<const core::LabelMap> compared;  // the test, renumbered onto the reference
+    std::vector<std::uint16_t> shown;
+  };
+  jobs_->run<Measured>(
       tr("Comparing %1 with %2").arg(testName, referenceName),
-      [referenceCopy, testCopy, options, label, referenceName, testName,
-       surfaceOptions](core::ProgressSink& progress) {
-        auto r = std::make_shared<Result>();
-        r->referenceName = referenceName;
-        r->testName = testName;
-        r->label = label;
-        core::SubProgress measuring(progress, 0.0, 0.6);
-        r->evaluation = core::evaluatePair(*referenceCopy, *testCopy, options, measuring);
-        const core::LabelMap& compared =
-            r->evaluation.renumberedTest ? *r->evaluation.renumberedTest : *testCopy;
-        core::SubProgress agreeing(progress, 0.6, 0.7);
-        core::Agreement agreement = core::agreementMap(*referenceCopy, compared, label, agreeing);
-        r->agreement = std::move(agreement.map);
-        r->counts = agreement.counts;
-        core::SubProgress slicing(progress, 0.7, 0.75);
-        r->sliceDice = core::agreementSliceDice(*r->agreement, slicing);
-        std::vector<std::uint16_t> shown;
-        for (const core::LabelEvaluation& l : r->evaluation.labels) {
+      [referenceCopy, testCopy, options, label, referenceName,
+       testName](core::ProgressSink& progress) {
+        Measured m;
+        m.result = std::make_shared<Result>();
+        Result& r = *m.result;
+        r.referenceName = referenceName;
+        r.testName = testName;
+        r.label = label;
+        core::SubProgress measuring(progress, 0.0, 0.8);
+        r.evaluation = core::evaluatePair(*referenceCopy, *testCopy, options, measuring);
+        m.reference = referenceCopy;
+        m.compared = testCopy;
+        if (r.evaluation.renumberedTest) {
+          m.compared =
+              std::make_shared<const core::LabelMap>(std::move(*r.evaluation.renumberedTest));
+          r.evaluation.renumberedTest.reset();
+        }
+        core::SubProgress agreeing(progress, 0.8, 0.9);
+        core::Agreement agreement =
+            core::agreementMap(*referenceCopy, *m.compared, label, agreeing);
+        r.agreement = std::move(agreement.map);
+        r.counts = agreement.counts;
+        core::SubProgress slicing(progress, 0.9, 1.0);
+        r.sliceDice = core::agreementSliceDice(*r.agreement, slicing);
+        for (const core::LabelEvaluation& l : r.evaluation.labels) {
           if (l.value != 0 && (label == 0 || l.value == label)) {
-            shown.push_back(l.value);
+            m.shown.push_back(l.value);
             if (std::isfinite(l.metrics[9])) {
-              r->distanceRangeMm = std::max(r->distanceRangeMm, l.metrics[9]);
+              r.distanceRangeMm = std::max(r.distanceRangeMm, l.metrics[9]);
             }
           }
         }
-        core::SubProgress surfacing(progress, 0.75, 1.0);
-        r->surfaces = viewers::buildDistanceSurfaces(*referenceCopy, compared, shown,
-                                                     surfaceOptions, surfacing);
-        r->evaluation.renumberedTest.reset();
-        return r;
+        return m;
       },
-      [this](std::shared_ptr<Result> r) {
-        result_ = std::move(*r);
+      [this](Measured m) {
+        result_ = std::move(*m.result);
         showResult();
         Q_EMIT computed();
+        buildSurfaces(std::move(m.reference), std::move(m.compared), std::move(m.shown));
       },
       [this](const QString& message, bool cancelled) {
         if (!cancelled) {
@@ -200,6 +211,31 @@ bool CompareController::compare(const Request& request, QString* error) {
         }
       });
   return true;
+}
+
+void CompareController::buildSurfaces(std::shared_ptr<const core::LabelMap> reference,
+                                      std::shared_ptr<const core::LabelMap> compared,
+                                      std::vector<std::uint16_t> labels) {
+  const viewers::SurfaceOptions options = surfaces_->options();
+  jobs_->run<vtkSmartPointer<vtkPolyData>>(
+      tr("Surface distances of %1").arg(result_->testName),
+      [reference, compared, labels, options](core::ProgressSink& progress) {
+        return viewers::buildDistanceSurfaces(*reference, *compared, labels, options, progress);
+      },
+      [this](vtkSmartPointer<vtkPolyData> surfaces) {
+        if (!result_) {
+          return;
+        }
+        result_->surfaces = std::move(surfaces);
+        surfaces_->showDistanceSurfaces(result_->surfaces, result_->agreement->geometry(),
+                                        result_->distanceRangeMm);
+        Q_EMIT surfacesComputed();
+      },
+      [this](const QString& message, bool cancelled) {
+        if (!cancelled) {
+          Q_EMIT failed(message);
+        }
+      });
 }
 
 void CompareController::recompare() {
@@ -238,8 +274,7 @@ void CompareController::showResult() {
     s.visible = s.label < classVisible_.size() ? classVisible_[s.label] : true;
   }
   session_->display()->setComparison(result_->agreement, mapsHidden_);
-  surfaces_->showDistanceSurfaces(result_->surfaces, result_->agreement->geometry(),
-                                  result_->distanceRangeMm);
+  surfaces_->clearDistanceSurfaces();  // until this result's are built
   updateStrips();
 }
 

@@ -56,8 +56,9 @@ class CompareController : public QObject {
     std::shared_ptr<core::LabelMap> agreement;
     core::AgreementCounts counts;
     std::array<std::vector<double>, 3> sliceDice;  // per index axis (i, j, k)
-    // The test's surfaces coloured by signed distance to the reference (the 3D view), and the
-    // colour scale's half range: the largest HD95 of the labels, at least 1 mm.
+    // The test's surfaces coloured by signed distance to the reference (the 3D view; built by a
+    // second job after the rest: null until surfacesComputed), and the colour scale's half
+    // range: the largest HD95 of the labels, at least 1 mm.
     vtkSmartPointer<vtkPolyData> surfaces;
     double distanceRangeMm = 1.0;
   };
@@ -116,12 +117,16 @@ class CompareController : public QObject {
   void sourcesChanged();
   void started();
   void computed();
+  void surfacesComputed();
   void failed(const QString& message);
   void cleared();
 
  private:
   void recompare();
   void showResult();
+  void buildSurfaces(std::shared_ptr<const core::LabelMap> reference,
+                     std::shared_ptr<const core::LabelMap> compared,
+                     std::vector<std::uint16_t> labels);
   void updateStrips();
   bool stepWorst(int delta);
   std::shared_ptr<const core::LabelMap> copyOf(const Source& source) const;
