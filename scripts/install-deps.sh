@@ -4,6 +4,7 @@ set -euo pipefail
 pkgs=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6openglwidgets6 qt6-svg-dev qt6-charts-dev
+  qtkeychain-qt6-dev gnome-keyring dbus
   libvtk9-dev libinsighttoolkit5-dev libdcmtk-dev libcpprest-dev libssl-dev
   nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev

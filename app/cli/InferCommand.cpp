@@ -1,7 +1,10 @@
 // delineate-cli infer: one inference on a MONAI Label-compatible server (or delineate-server),
 // the result written as a label file, the timings printed as JSON.
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "CliProgress.h"
@@ -19,10 +22,15 @@ constexpr const char* kUsage =
     "usage: delineate-cli infer --server URL --model NAME --image FILE|DICOM_DIR\n"
     "                           [--fg i,j,k ...] [--bg i,j,k ...] [--label NAME]\n"
     "                           [--session] [--image-id ID] [--token TOKEN] [--ca CA.pem]\n"
+    "                           [--user NAME [--password-file FILE]]\n"
     "                           --out LABEL.nii.gz\n"
     "  Clicks are voxel indices of the image as read (i,j,k, from 0). --session sends the image\n"
     "  once into a server session; without it the image goes with the request. --image-id\n"
-    "  names an image already in the server's datastore instead. Prints the timings as JSON.\n";
+    "  names an image already in the server's datastore instead. Prints the timings as JSON.\n"
+    "  Servers with sign-in on: --token passes an access token, or --user NAME signs in first\n"
+    "  with the password from the first line of --password-file FILE or, without it, from the\n"
+    "  environment variable DELINEATE_PASSWORD (never on the command line, where other users\n"
+    "  of the machine can read it). --user is ignored when the server has sign-in off.\n";
 
 bool parseIndex(const std::string& text, core::ai::VoxelIndex& out) {
   long long a = 0, b = 0, c = 0;
@@ -34,13 +42,33 @@ bool parseIndex(const std::string& text, core::ai::VoxelIndex& out) {
   return true;
 }
 
+// The password for --user: the first line of `file`, else $DELINEATE_PASSWORD; nullopt: neither.
+std::optional<std::string> readPassword(const std::string& file) {
+  if (!file.empty()) {
+    std::ifstream in(file);
+    if (!in) {
+      throw core::Error(core::ErrorKind::Io, file, "cannot read the password file");
+    }
+    std::string line;
+    std::getline(in, line);
+    if (!line.empty() && line.back() == '\r') {
+      line.pop_back();
+    }
+    return line;
+  }
+  if (const char* env = std::getenv("DELINEATE_PASSWORD")) {
+    return std::string(env);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int runInfer(const Args& args) {
   plugins::MonaiServerConfig config;
   config.useSessions = false;
   core::ai::InferRequest request;
-  std::string image, out;
+  std::string image, out, user, passwordFile;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool hasValue = i + 1 < args.size();
@@ -62,6 +90,10 @@ int runInfer(const Args& args) {
       request.label = args[++i];
     } else if (a == "--token") {
       config.token = args[++i];
+    } else if (a == "--user") {
+      user = args[++i];
+    } else if (a == "--password-file") {
+      passwordFile = args[++i];
     } else if (a == "--ca") {
       config.tls.caFile = args[++i];
     } else if (a == "--out") {
@@ -78,9 +110,27 @@ int runInfer(const Args& args) {
     std::fputs(kUsage, stderr);
     return 2;
   }
+  std::optional<std::string> password;
+  if (!user.empty()) {
+    password = readPassword(passwordFile);
+    if (!password) {
+      std::fprintf(stderr,
+                   "delineate-cli infer: --user needs a password: set DELINEATE_PASSWORD or "
+                   "give --password-file FILE\n");
+      return 2;
+    }
+  }
   CliProgress progress;
   request.image = core::openPath(image, progress).volume;
   plugins::MonaiLabelBackend backend(config);
+  if (!user.empty()) {
+    if (backend.authEnabled(progress)) {
+      backend.login(user, *password, progress);
+    } else {
+      std::fprintf(stderr, "delineate-cli infer: %s has sign-in off; --user is not needed\n",
+                   config.url.c_str());
+    }
+  }
   const core::ai::InferResult result = backend.infer(request, progress);
   core::writeLabelMapFiles(*result.labels, out);
   const core::ai::InferTimings& t = result.timings;

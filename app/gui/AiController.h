@@ -3,7 +3,8 @@
 // from the settings), the click tools, the markers on the views, inference as a cancellable job
 // (a click while one runs cancels it and asks again), the proposal drawn semi-transparent, and
 // Accept (one undo step under the paint-over policy) / Reject / Freeze. The GUI never waits on
-// the network.
+// the network. Servers with sign-in on are signed in through ServerSignIn (keychain first, then
+// signInRequired for the dock's dialog).
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -25,6 +26,7 @@ namespace delineate::app {
 
 class EditSession;
 class JobRunner;
+class ServerSignIn;
 class ToolController;
 
 class AiController : public QObject {
@@ -59,8 +61,12 @@ class AiController : public QObject {
   void setBackend(int index);
   // Adds a MONAI Label server (kept in the settings); returns its index.
   int addServer(const QString& url);
-  // Asks the current backend for its models again.
+  // Asks the current backend for its models again (after signing in when the server wants it).
   void refresh();
+  // Signs in to the server at `url` (a job), then asks it for its models.
+  void signIn(const QString& url, const QString& user, const QString& password,
+              bool rememberPassword);
+  ServerSignIn* serverSignIn() const { return signIn_; }
   bool connected() const;
 
   // Models of the current backend that take clicks or run alone, and the chosen one.
@@ -100,9 +106,12 @@ class AiController : public QObject {
   void accepted(const delineate::app::AiController::Accepted& accepted);
   void busyChanged(bool busy);
   void failed(const QString& message);
+  // The server at `url` wants a user name and password (`reason`: why, e.g. a rejected one).
+  void signInRequired(const QString& url, const QString& reason);
 
  private:
   static Backend serverBackend(const QString& url);
+  void needSignIn(int index, const QString& reason);
   void updateMarkers();
   void showProposal();
   void resetForImage();
@@ -114,6 +123,7 @@ class AiController : public QObject {
   std::shared_ptr<viewers::LabelDisplayState> display_;
   JobRunner* inferJobs_;
   JobRunner* infoJobs_;
+  ServerSignIn* signIn_;
   std::vector<Backend> backends_;
   int current_ = 0;
   QString model_;

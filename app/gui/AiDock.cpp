@@ -11,6 +11,8 @@
 #include <QVBoxLayout>
 
 #include "app/gui/AiController.h"
+#include "app/gui/ServerSignIn.h"
+#include "app/gui/SignInDialog.h"
 
 namespace delineate::app {
 
@@ -93,6 +95,7 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
     updateButtons();
   });
   connect(ai_, &AiController::busyChanged, this, &AiDock::updateButtons);
+  connect(ai_, &AiController::signInRequired, this, &AiDock::askSignIn);
   rebuildBackends();
   rebuildModels();
   status_->setText(ai_->backends()[static_cast<std::size_t>(ai_->backendIndex())].status);
@@ -133,6 +136,23 @@ void AiDock::addServer() {
   if (ok && !url.trimmed().isEmpty()) {
     ai_->addServer(url.trimmed());
   }
+}
+
+void AiDock::askSignIn(const QString& url, const QString& reason) {
+  if (!interactive_) {
+    return;  // the status line already says that the server wants a sign-in
+  }
+  if (signIn_) {
+    signIn_->reasonLabel()->setText(reason);  // one dialog per dock
+    return;
+  }
+  signIn_ = new SignInDialog(url, ai_->serverSignIn()->user(url), reason, this);
+  signIn_->setAttribute(Qt::WA_DeleteOnClose);
+  SignInDialog* dialog = signIn_;
+  connect(dialog, &QDialog::accepted, this, [this, dialog, url] {
+    ai_->signIn(url, dialog->user(), dialog->password(), dialog->rememberPassword());
+  });
+  dialog->open();  // window-modal, without a nested event loop: the GUI keeps running
 }
 
 }  // namespace delineate::app

@@ -1,7 +1,9 @@
 #pragma once
 // The AI panel: the backend (built-in engine or a MONAI Label server, with its connection
 // status), the model, "run on every click", Run / Accept / Reject / Freeze / Clear clicks, and
-// the last request's timings (the server's and the client's own).
+// the last request's timings (the server's and the client's own). When a server wants signing
+// in, the sign-in dialog (interactive only: otherwise the status line says so).
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -12,6 +14,7 @@ class QPushButton;
 namespace delineate::app {
 
 class AiController;
+class SignInDialog;
 
 class AiDock : public QWidget {
   Q_OBJECT
@@ -31,6 +34,7 @@ class AiDock : public QWidget {
   void rebuildModels();
   void updateButtons();
   void addServer();
+  void askSignIn(const QString& url, const QString& reason);
 
   AiController* ai_;
   bool interactive_;
@@ -44,6 +48,7 @@ class AiDock : public QWidget {
   QPushButton* freeze_;
   QPushButton* clear_;
   QLabel* timings_;
+  QPointer<SignInDialog> signIn_;
 };
 
 }  // namespace delineate::app

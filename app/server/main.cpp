@@ -2,8 +2,10 @@
 // datastore, for teams without a Python/GPU stack and for the client's tests.
 //   delineate-server [--host 127.0.0.1] [--port 8000] [--datastore DIR]
 //                    [--train-command "CMD"] [--train-model NAME]
+//                    [--auth-users USERS.json [--token-lifetime S] [--refresh-lifetime S]]
 #include <signal.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,11 +25,17 @@ int usage(const char* error) {
   if (error != nullptr) {
     std::fprintf(stderr, "delineate-server: %s\n", error);
   }
-  std::fprintf(stderr,
-               "usage: delineate-server [--host ADDRESS] [--port N] [--datastore DIR]\n"
-               "                        [--train-command CMD] [--train-model NAME]\n"
-               "Serves the MONAI Label API subset Delineate uses, backed by the built-in engine.\n"
-               "Listens on 127.0.0.1:8000 by default; --port 0 picks a free port (printed).\n");
+  std::fprintf(
+      stderr,
+      "usage: delineate-server [--host ADDRESS] [--port N] [--datastore DIR]\n"
+      "                        [--train-command CMD] [--train-model NAME]\n"
+      "                        [--auth-users USERS.json [--token-lifetime SECONDS]\n"
+      "                                                 [--refresh-lifetime SECONDS]]\n"
+      "Serves the MONAI Label API subset Delineate uses, backed by the built-in engine.\n"
+      "Listens on 127.0.0.1:8000 by default; --port 0 picks a free port (printed).\n"
+      "--auth-users turns sign-in on: USERS.json is {\"users\": [{\"username\",\n"
+      "\"password\", \"roles\": [\"monailabel-user\", ...]}]}; access tokens live 300 s and\n"
+      "refresh tokens 1800 s unless told otherwise. Without it /auth/ answers 404.\n");
   return error != nullptr ? 2 : 0;
 }
 
@@ -37,6 +45,8 @@ int main(int argc, char** argv) {
   std::string host = "127.0.0.1";
   int port = 8000;
   server::ServerOptions options;
+  server::AuthOptions auth;
+  std::string usersFile;
   options.datastore = std::filesystem::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") /
                       ".local/share/delineate/datastore";
   for (int i = 1; i < argc; ++i) {
@@ -55,6 +65,15 @@ int main(int argc, char** argv) {
       options.trainCommand = v;
     } else if (a == "--train-model" && (v = value())) {
       options.trainModel = v;
+    } else if (a == "--auth-users" && (v = value())) {
+      usersFile = v;
+    } else if ((a == "--token-lifetime" || a == "--refresh-lifetime") && (v = value())) {
+      const long seconds = std::strtol(v, nullptr, 10);
+      if (seconds <= 0) {
+        return usage((a + " needs a number of seconds above 0").c_str());
+      }
+      (a == "--token-lifetime" ? auth.tokenLifetime : auth.refreshLifetime) =
+          std::chrono::seconds(seconds);
     } else {
       return usage(("unknown or incomplete option " + a).c_str());
     }
@@ -68,12 +87,19 @@ int main(int argc, char** argv) {
     if (port == 0) {
       port = core::net::freeLocalPort();
     }
+    if (!usersFile.empty()) {
+      auth.users = server::readAuthUsers(usersFile);
+      options.auth = auth;
+    }
     server::MonaiServer app(std::make_shared<annotation::LocalEngineBackend>(), options);
     const std::string address = "http://" + host + ":" + std::to_string(port);
     core::net::HttpServer http(address,
                                [&app](const core::net::ServerRequest& r) { return app.handle(r); });
-    std::printf("delineate-server listening on %s (datastore %s)\n", address.c_str(),
-                options.datastore.c_str());
+    const std::string signIn =
+        options.auth ? "sign-in required, " + std::to_string(auth.users.size()) + " user(s)"
+                     : "no sign-in";
+    std::printf("delineate-server listening on %s (datastore %s, %s)\n", address.c_str(),
+                options.datastore.c_str(), signIn.c_str());
     std::fflush(stdout);
     int signal = 0;
     sigwait(&stop, &signal);

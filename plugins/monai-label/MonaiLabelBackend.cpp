@@ -6,6 +6,7 @@
 #include "core/ai/InferResponse.h"
 #include "core/ai/MonaiRequests.h"
 #include "core/ai/Multipart.h"
+#include "core/ai/ResultLabels.h"
 #include "core/ai/VolumeBytes.h"
 #include "core/edit/LabelMapEdit.h"
 
@@ -28,7 +29,14 @@ double since(Clock::time_point t) {
 MonaiLabelBackend::MonaiLabelBackend(MonaiServerConfig config,
                                      std::unique_ptr<net::HttpClient> http)
     : config_(std::move(config)),
-      http_(http ? std::move(http) : net::makeHttpClient(config_.tls)) {}
+      http_(http ? std::move(http) : net::makeHttpClient(config_.tls)),
+      auth_(config_.url, *http_, config_.connectTimeout, config_.infoTimeout) {
+  if (!config_.token.empty()) {
+    MonaiTokens given;
+    given.accessToken = config_.token;
+    auth_.setTokens(given);
+  }
+}
 
 std::string MonaiLabelBackend::displayName() const {
   return "MONAI Label at " + config_.url;
@@ -45,15 +53,32 @@ net::HttpResponse MonaiLabelBackend::call(const std::string& method, const std::
   request.body = std::move(body);
   request.connectTimeout = config_.connectTimeout;
   request.timeout = timeout;
-  if (!config_.token.empty()) {
-    request.headers.emplace_back("Authorization", "Bearer " + config_.token);
-  }
-  try {
-    return http_->send(request, progress);
-  } catch (const core::CancelledError&) {
-    throw;
-  } catch (const core::Error& e) {
-    throw core::Error(core::ErrorKind::Network, config_.url, e.detail());
+  auth_.renewIfDue(progress);
+  for (int attempt = 0;; ++attempt) {
+    net::HttpRequest authorized = request;
+    const std::string token = auth_.authorize(authorized);
+    net::HttpResponse r;
+    try {
+      r = http_->send(authorized, progress);
+    } catch (const core::CancelledError&) {
+      throw;
+    } catch (const core::Error& e) {
+      throw core::Error(core::ErrorKind::Network, config_.url, e.detail());
+    }
+    if (r.status != 401) {
+      return r;
+    }
+    // A token the server no longer validates (expired early, server restarted): renew it once
+    // and send the call again; without a token, or after that, only a new sign-in helps.
+    if (attempt == 0 && !token.empty()) {
+      auth_.renew(token, progress);
+      continue;
+    }
+    const core::ai::ServerError e = ai::classifyServerAnswer(r.status, r.contentType(), r.body);
+    throw SignInRequired(config_.url, "sign-in needed: " + method + " /" + path +
+                                          " answered HTTP 401" +
+                                          (e.detail.empty() ? "" : " (" + e.detail + ")") +
+                                          "; sign in to this server");
   }
 }
 
@@ -160,74 +185,8 @@ std::shared_ptr<core::LabelMap> MonaiLabelBackend::labelsFrom(
     const std::vector<ai::MonaiLabel>& names, core::ProgressSink& progress) const {
   const core::VolumePtr volume =
       ai::volumeFromBytes(bytes, name, "the label returned by " + config_.url, progress);
-  const core::ImageGeometry& want = request.image->geometry();
-  const std::string diff = volume->geometry().differenceFrom(want);
-  if (!diff.empty()) {
-    throw core::Error(core::ErrorKind::InvalidInput, config_.url,
-                      "the returned label does not fit the image: " + diff +
-                          " (label vs image); nothing was changed");
-  }
-  std::vector<core::Segment> segments;
-  for (const ai::MonaiLabel& l : names) {
-    if (!l.background && l.value > 0 && l.value <= 65535) {
-      core::Segment s = core::defaultSegment(static_cast<std::uint16_t>(l.value));
-      s.name = l.name;
-      s.algorithmType = "SEMIAUTOMATIC";
-      segments.push_back(s);
-    }
-  }
-  if (segments.empty()) {
-    core::Segment s = core::defaultSegment(1);
-    s.name = request.label.empty() ? request.model : request.label;
-    s.algorithmType = "SEMIAUTOMATIC";
-    segments.push_back(s);
-  }
-  auto labels = std::make_shared<core::LabelMap>(request.model, want, segments);
-  std::uint16_t* out = labels->mutableData();
-  const std::size_t n = labels->voxelCount();
-  const auto convert = [&](auto* in) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double v = static_cast<double>(in[i]);
-      if (!(v >= 0 && v <= 65535)) {
-        throw core::Error(
-            core::ErrorKind::InvalidInput, config_.url,
-            "the returned label holds a value that is no label (" + std::to_string(v) + ")");
-      }
-      out[i] = static_cast<std::uint16_t>(v + 0.5);
-    }
-  };
-  const void* data = volume->voxels().data();
-  switch (volume->scalarType()) {
-    case core::ScalarType::UInt8:
-      convert(static_cast<const std::uint8_t*>(data));
-      break;
-    case core::ScalarType::Int8:
-      convert(static_cast<const std::int8_t*>(data));
-      break;
-    case core::ScalarType::UInt16:
-      convert(static_cast<const std::uint16_t*>(data));
-      break;
-    case core::ScalarType::Int16:
-      convert(static_cast<const std::int16_t*>(data));
-      break;
-    case core::ScalarType::UInt32:
-      convert(static_cast<const std::uint32_t*>(data));
-      break;
-    case core::ScalarType::Int32:
-      convert(static_cast<const std::int32_t*>(data));
-      break;
-    case core::ScalarType::Float32:
-      convert(static_cast<const float*>(data));
-      break;
-    case core::ScalarType::Float64:
-      convert(static_cast<const double*>(data));
-      break;
-    default:
-      throw core::Error(core::ErrorKind::Unsupported, config_.url,
-                        "the returned label has a voxel type we do not read");
-  }
-  labels->bumpVersion();
-  return labels;
+  const ai::ResultLabelNames labels{names, request.label.empty() ? request.model : request.label};
+  return ai::resultLabelMap(*volume, request.image->geometry(), request.model, labels, config_.url);
 }
 
 ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,

@@ -4,7 +4,9 @@
 // session (PUT /session/) or referenced by datastore id, the session re-created once when the
 // server forgot it, the datastore, active learning and training. Every answer other than success
 // becomes a core::Error naming the server and what happened; the returned label is checked
-// against the image grid before anything reaches the user's label map.
+// against the image grid before anything reaches the user's label map. With auth on, every call
+// carries the bearer token and renews it once (MonaiAuth) when it is about to expire or the
+// server says it no longer validates; a call that still answers 401 throws SignInRequired.
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -13,12 +15,13 @@
 
 #include "core/ai/AiBackend.h"
 #include "core/net/HttpClient.h"
+#include "plugins/monai-label/MonaiAuth.h"
 
 namespace delineate::plugins {
 
 struct MonaiServerConfig {
   std::string url;    // e.g. http://127.0.0.1:8000
-  std::string token;  // bearer token when the server has auth on; empty: none
+  std::string token;  // access token when the server has auth on (no renewal); empty: none
   core::net::TlsOptions tls;
   std::string clientId = "delineate";
   std::chrono::milliseconds connectTimeout{5000};
@@ -51,6 +54,16 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   core::ai::TrainStatus trainingStatus(core::ProgressSink& progress) override;
   void stopTraining(core::ProgressSink& progress) override;
 
+  // Sign-in (PROTOCOLS §5): whether GET /auth/ says auth is on, the password grant, and the
+  // token state (the app keeps the refresh token in the keychain and hands it back here).
+  bool authEnabled(core::ProgressSink& progress) { return auth_.enabled(progress); }
+  MonaiTokens login(const std::string& user, const std::string& password,
+                    core::ProgressSink& progress) {
+    return auth_.login(user, password, progress);
+  }
+  MonaiTokens tokens() const { return auth_.tokens(); }
+  void setTokens(MonaiTokens tokens) { auth_.setTokens(std::move(tokens)); }
+
   // The server session holding `image`, if one was created (tests, diagnostics).
   std::string sessionFor(const core::Volume& image);
 
@@ -70,6 +83,7 @@ class MonaiLabelBackend : public core::ai::AiBackend {
 
   MonaiServerConfig config_;
   std::unique_ptr<core::net::HttpClient> http_;
+  MonaiAuth auth_;
   std::mutex mutex_;
   std::optional<core::ai::ServerInfo> info_;
   std::weak_ptr<const core::Volume> sessionImage_;

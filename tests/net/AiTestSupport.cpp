@@ -44,10 +44,12 @@ double dice(const core::LabelMap& a, const core::LabelMap& b) {
   return na + nb == 0 ? 1.0 : 2.0 * double(both) / double(na + nb);
 }
 
-LocalServer::LocalServer(const std::filesystem::path& datastore, std::string trainCommand) {
+LocalServer::LocalServer(const std::filesystem::path& datastore, std::string trainCommand,
+                         std::optional<server::AuthOptions> auth) {
   server::ServerOptions options;
   options.datastore = datastore;
   options.trainCommand = std::move(trainCommand);
+  options.auth = std::move(auth);
   app_ = std::make_unique<server::MonaiServer>(std::make_shared<annotation::LocalEngineBackend>(),
                                                options);
   url_ = "http://127.0.0.1:" + std::to_string(core::net::freeLocalPort());

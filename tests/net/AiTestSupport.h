@@ -3,6 +3,7 @@
 // handler running in this process behind a real HTTP listener on 127.0.0.1.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "TempDir.h"
@@ -26,7 +27,9 @@ double dice(const core::LabelMap& a, const core::LabelMap& b);
 
 class LocalServer {
  public:
-  explicit LocalServer(const std::filesystem::path& datastore, std::string trainCommand = {});
+  // `auth`: sign-in on with these users and token lifetimes (AuthGate); nullopt: off.
+  explicit LocalServer(const std::filesystem::path& datastore, std::string trainCommand = {},
+                       std::optional<server::AuthOptions> auth = std::nullopt);
   const std::string& url() const { return url_; }
   server::MonaiServer& app() { return *app_; }
 

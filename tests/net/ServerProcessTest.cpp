@@ -1,6 +1,7 @@
 // The real executables end to end: delineate-server started as its own process on 127.0.0.1,
 // `delineate-cli infer` against it (image uploaded with the request, then through a session),
-// the label written and the timings printed; SIGTERM stops the server cleanly.
+// the label written and the timings printed; SIGTERM stops the server cleanly. With sign-in on
+// (--auth-users), `infer --user` signs in with the password from the environment or a file.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -9,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -50,10 +52,13 @@ std::pair<std::string, int> run(const std::string& command) {
 
 class RunningServer {
  public:
-  explicit RunningServer(const std::filesystem::path& datastore) {
+  explicit RunningServer(const std::filesystem::path& datastore,
+                         const std::vector<std::string>& options = {}) {
     port_ = core::net::freeLocalPort();
-    pid_ = spawn(
-        {DELINEATE_SERVER, "--port", std::to_string(port_), "--datastore", datastore.string()});
+    std::vector<std::string> argv = {DELINEATE_SERVER, "--port", std::to_string(port_),
+                                     "--datastore", datastore.string()};
+    argv.insert(argv.end(), options.begin(), options.end());
+    pid_ = spawn(argv);
     core::NullProgress progress;
     for (int i = 0; i < 100; ++i) {
       try {
@@ -128,4 +133,57 @@ TEST(ServerProcess, CliInferNamesAServerThatIsNotThere) {
   EXPECT_NE(out.find(url.substr(7)), std::string::npos) << out;
   EXPECT_NE(out.find("cannot connect"), std::string::npos) << out;
   EXPECT_FALSE(std::filesystem::exists(dir / "x.nii.gz"));
+}
+
+TEST(ServerProcess, CliInferSignsInWithUserAndPasswordFromTheEnvironmentOrAFile) {
+  test::TempDir dir;
+  test::BallImage ball;
+  core::writeVolumeFile(*ball.image, dir / "ball.nii.gz");
+  std::ofstream(dir / "users.json") << R"({"users": [{"username": "carol", "password": "p w!",
+      "roles": ["monailabel-user"]}]})";
+  std::ofstream(dir / "good.txt") << "p w!\n";
+  std::ofstream(dir / "bad.txt") << "nope\n";
+  RunningServer server(dir / "store",
+                       {"--auth-users", (dir / "users.json").string(), "--token-lifetime", "60"});
+  const std::string c = std::to_string(ball.centre[0]) + "," + std::to_string(ball.centre[1]) +
+                        "," + std::to_string(ball.centre[2]);
+  const auto infer = [&](const std::string& env, const std::string& options,
+                         const std::string& out) {
+    return run(env + " " + DELINEATE_CLI + " infer --server " + server.url() +
+               " --model local_deepgrow --fg " + c + " --image " + (dir / "ball.nii.gz").string() +
+               " --out " + (dir / out).string() + " " + options + " 2>&1");
+  };
+  {
+    const auto [out, code] = infer("env DELINEATE_PASSWORD='p w!'", "--user carol", "env.nii.gz");
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_TRUE(std::filesystem::exists(dir / "env.nii.gz"));
+  }
+  {
+    const auto [out, code] =
+        infer("env -u DELINEATE_PASSWORD",
+              "--user carol --password-file " + (dir / "good.txt").string(), "file.nii.gz");
+    EXPECT_EQ(code, 0) << out;
+    EXPECT_TRUE(std::filesystem::exists(dir / "file.nii.gz"));
+  }
+  {
+    const auto [out, code] =
+        infer("env -u DELINEATE_PASSWORD",
+              "--user carol --password-file " + (dir / "bad.txt").string(), "bad.nii.gz");
+    EXPECT_EQ(code, 1) << out;
+    EXPECT_NE(out.find(server.url()), std::string::npos) << out;
+    EXPECT_NE(out.find("rejected the user name or password"), std::string::npos) << out;
+    EXPECT_EQ(out.find("nope"), std::string::npos) << "the password is never printed: " << out;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad.nii.gz"));
+  }
+  {
+    const auto [out, code] = infer("env -u DELINEATE_PASSWORD", "", "none.nii.gz");
+    EXPECT_EQ(code, 1) << out;
+    EXPECT_NE(out.find("sign-in needed"), std::string::npos) << out;
+  }
+  {
+    const auto [out, code] = infer("env -u DELINEATE_PASSWORD", "--user carol", "nopw.nii.gz");
+    EXPECT_EQ(code, 2) << out;
+    EXPECT_NE(out.find("DELINEATE_PASSWORD"), std::string::npos) << out;
+  }
+  EXPECT_EQ(server.stop(), 0);
 }

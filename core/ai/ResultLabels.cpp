@@ -1,0 +1,90 @@
+#include "core/ai/ResultLabels.h"
+
+#include <cstdint>
+
+#include "core/Error.h"
+
+namespace delineate::core::ai {
+
+namespace {
+
+std::vector<Segment> segmentsFor(const ResultLabelNames& names) {
+  std::vector<Segment> segments;
+  for (const MonaiLabel& l : names.labels) {
+    if (!l.background && l.value > 0 && l.value <= 65535) {
+      Segment s = defaultSegment(static_cast<std::uint16_t>(l.value));
+      s.name = l.name;
+      s.algorithmType = "SEMIAUTOMATIC";
+      segments.push_back(s);
+    }
+  }
+  if (segments.empty()) {
+    Segment s = defaultSegment(1);
+    s.name = names.fallback;
+    s.algorithmType = "SEMIAUTOMATIC";
+    segments.push_back(s);
+  }
+  return segments;
+}
+
+template <class T>
+void convert(const T* in, std::uint16_t* out, std::size_t n, const std::string& server) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = static_cast<double>(in[i]);
+    if (!(v >= 0 && v <= 65535)) {
+      throw Error(ErrorKind::InvalidInput, server,
+                  "the returned label holds a value that is no label (" + std::to_string(v) + ")");
+    }
+    out[i] = static_cast<std::uint16_t>(v + 0.5);
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<LabelMap> resultLabelMap(const Volume& volume, const ImageGeometry& grid,
+                                         const std::string& mapName, const ResultLabelNames& names,
+                                         const std::string& server) {
+  const std::string diff = volume.geometry().differenceFrom(grid);
+  if (!diff.empty()) {
+    throw Error(ErrorKind::InvalidInput, server,
+                "the returned label does not fit the image: " + diff +
+                    " (label vs image); nothing was changed");
+  }
+  auto labels = std::make_shared<LabelMap>(mapName, grid, segmentsFor(names));
+  std::uint16_t* out = labels->mutableData();
+  const std::size_t n = labels->voxelCount();
+  const void* data = volume.voxels().data();
+  switch (volume.scalarType()) {
+    case ScalarType::UInt8:
+      convert(static_cast<const std::uint8_t*>(data), out, n, server);
+      break;
+    case ScalarType::Int8:
+      convert(static_cast<const std::int8_t*>(data), out, n, server);
+      break;
+    case ScalarType::UInt16:
+      convert(static_cast<const std::uint16_t*>(data), out, n, server);
+      break;
+    case ScalarType::Int16:
+      convert(static_cast<const std::int16_t*>(data), out, n, server);
+      break;
+    case ScalarType::UInt32:
+      convert(static_cast<const std::uint32_t*>(data), out, n, server);
+      break;
+    case ScalarType::Int32:
+      convert(static_cast<const std::int32_t*>(data), out, n, server);
+      break;
+    case ScalarType::Float32:
+      convert(static_cast<const float*>(data), out, n, server);
+      break;
+    case ScalarType::Float64:
+      convert(static_cast<const double*>(data), out, n, server);
+      break;
+    default:
+      throw Error(ErrorKind::Unsupported, server,
+                  "the returned label has a voxel type we do not read");
+  }
+  labels->bumpVersion();
+  return labels;
+}
+
+}  // namespace delineate::core::ai

@@ -1,0 +1,30 @@
+#pragma once
+// A server's result volume turned into a proposal label map: checked against the grid it must be
+// on (a label of the wrong size or geometry is refused: nothing reaches the user's map), voxel
+// values checked to be labels, segments named from the server's label names. Shared by the
+// MONAI Label and Clara AIAA clients.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/ai/MonaiInfo.h"
+#include "core/model/LabelMap.h"
+#include "core/model/Volume.h"
+
+namespace delineate::core::ai {
+
+struct ResultLabelNames {
+  std::vector<MonaiLabel> labels;  // value -> name; background entries are skipped
+  // The segment of value 1 when `labels` names none (the label the clicks were for, or the
+  // model's name).
+  std::string fallback;
+};
+
+// Throws Error(InvalidInput) naming `server` when `volume` is not on `grid` or holds a value
+// that is not a label (negative, fractional beyond rounding, over 65535, NaN), and
+// Error(Unsupported) for a voxel type we do not read.
+std::shared_ptr<LabelMap> resultLabelMap(const Volume& volume, const ImageGeometry& grid,
+                                         const std::string& mapName, const ResultLabelNames& names,
+                                         const std::string& server);
+
+}  // namespace delineate::core::ai

@@ -1,0 +1,78 @@
+#pragma once
+// Signing in to a MONAI Label server that has auth on (PROTOCOLS §5), Qt-free and thread-safe:
+// the probe (GET /auth/: 404 or anything but {"enabled": true} means off, as Slicer reads it),
+// the OAuth2 password grant and the refresh grant on POST /auth/token, and the token state the
+// app keeps between runs (the refresh token, in the system keychain). Tokens are opaque here:
+// only the server reads them, so we never decode a JWT.
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "core/Error.h"
+#include "core/jobs/ProgressSink.h"
+#include "core/net/HttpClient.h"
+
+namespace delineate::plugins {
+
+struct MonaiTokens {
+  using TimePoint = std::chrono::system_clock::time_point;
+  std::string accessToken;
+  std::string refreshToken;    // empty: the server gave none; sign in again at expiry
+  TimePoint expires{};         // of the access token; the epoch: not known
+  TimePoint refreshExpires{};  // of the refresh token; the epoch: not known
+  bool empty() const { return accessToken.empty() && refreshToken.empty(); }
+};
+
+// The server needs a (new) sign-in: no token, or the token expired and could not be renewed.
+// `where` is the server.
+class SignInRequired : public core::Error {
+ public:
+  SignInRequired(const std::string& server, const std::string& detail)
+      : core::Error(core::ErrorKind::Network, server, detail) {}
+};
+
+class MonaiAuth {
+ public:
+  // A token this close to its expiry is renewed before the next call rather than after a 401.
+  static constexpr std::chrono::seconds kRefreshMargin{30};
+
+  MonaiAuth(std::string serverUrl, core::net::HttpClient& http,
+            std::chrono::milliseconds connectTimeout, std::chrono::milliseconds timeout);
+
+  // GET /auth/: whether the server wants signing in. Asked once; network failures throw.
+  bool enabled(core::ProgressSink& progress);
+  // The password grant. Throws core::Error naming the server; a rejected password says so.
+  MonaiTokens login(const std::string& user, const std::string& password,
+                    core::ProgressSink& progress);
+  // Renews the tokens with the refresh token unless someone else did since `stale` (the access
+  // token a failed call carried) was current. Throws SignInRequired when there is no refresh
+  // token or the server refused it (the tokens are then forgotten).
+  void renew(const std::string& stale, core::ProgressSink& progress);
+  // Renews first when the access token is missing or within kRefreshMargin of its expiry and a
+  // refresh token is there.
+  void renewIfDue(core::ProgressSink& progress);
+
+  // "Authorization: Bearer <access token>" added when there is one; returns the token added.
+  std::string authorize(core::net::HttpRequest& request) const;
+
+  MonaiTokens tokens() const;
+  // E.g. the refresh token kept from an earlier run (access token empty: renewed on first use).
+  void setTokens(MonaiTokens tokens);
+  void clear() { setTokens({}); }
+
+ private:
+  core::net::HttpResponse post(const std::string& form, core::ProgressSink& progress);
+  MonaiTokens parseTokens(const core::net::HttpResponse& r) const;
+
+  std::string url_;
+  core::net::HttpClient& http_;
+  std::chrono::milliseconds connectTimeout_;
+  std::chrono::milliseconds timeout_;
+  mutable std::mutex mutex_;
+  MonaiTokens tokens_;
+  std::optional<bool> enabled_;
+  std::mutex renewing_;  // one renewal at a time; the others then use its result
+};
+
+}  // namespace delineate::plugins
