@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "annotation/engine/AutoSegmenter.h"
 #include "annotation/engine/ExtremePointSegmenter.h"
 #include "core/Error.h"
 #include "core/edit/LabelMapEdit.h"
@@ -26,8 +27,18 @@ std::optional<core::Size3> inside(const core::ai::VoxelIndex& v, const core::Siz
 
 }  // namespace
 
+const std::vector<std::string>& LocalEngineBackend::brainMrLabels() {
+  static const std::vector<std::string> labels = {"White matter", "Lateral ventricles",
+                                                  "Left hippocampus", "Right hippocampus"};
+  return labels;
+}
+
 nlohmann::json LocalEngineBackend::infoJson() {
   const nlohmann::json options = {{"band_sd", 3.0}, {"fill_holes", true}};
+  nlohmann::json brainLabels = nlohmann::json::object();
+  for (std::size_t i = 0; i < brainMrLabels().size(); ++i) {
+    brainLabels[brainMrLabels()[i]] = i + 1;
+  }
   return {{"name", "Delineate built-in engine"},
           {"description", "Point-guided 3D segmentation with classical methods; no model weights"},
           {"version", "1"},
@@ -45,7 +56,14 @@ nlohmann::json LocalEngineBackend::infoJson() {
               {"labels", nlohmann::json::array()},
               {"dimension", 3},
               {"description", "Six extreme points of one structure"},
-              {"config", options}}}}},
+              {"config", options}}},
+            {kBrainMrModel,
+             {{"type", "segmentation"},
+              {"labels", brainLabels},
+              {"dimension", 3},
+              {"description",
+               "Demonstration only, not for clinical use: white matter, lateral ventricles and "
+               "hippocampi of the built-in sample brain MR (T1-like), from its histogram"}}}}},
           {"trainers", nlohmann::json::object()},
           {"strategies", nlohmann::json::object()},
           {"scoring", nlohmann::json::object()}};
@@ -60,6 +78,9 @@ core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& re
   const auto start = Clock::now();
   if (!request.image) {
     throw core::Error(core::ErrorKind::InvalidInput, displayName(), "no image to segment");
+  }
+  if (request.model == kBrainMrModel) {
+    return inferBrainMr(request, progress);
   }
   const core::Size3& n = request.image->geometry().size;
   Guidance guidance;
@@ -126,6 +147,40 @@ core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& re
   result.timings.serverSeconds = seconds;
   result.params = {{"label_names", {{segment.name, 1}}},
                    {"latencies", {{"infer", seconds}, {"total", seconds}}}};
+  return result;
+}
+
+core::ai::InferResult LocalEngineBackend::inferBrainMr(const core::ai::InferRequest& request,
+                                                       core::ProgressSink& progress) const {
+  const auto start = Clock::now();
+  const std::vector<AutoSegment> found =
+      AutoSegmenter(segmenter_.options()).segmentBrainMr(*request.image, progress);
+  std::vector<core::Segment> segments;
+  nlohmann::json names = nlohmann::json::object();
+  for (std::size_t i = 0; i < brainMrLabels().size(); ++i) {
+    core::Segment s = core::defaultSegment(static_cast<std::uint16_t>(i + 1));
+    s.name = brainMrLabels()[i];
+    s.algorithmType = "AUTOMATIC";
+    segments.push_back(s);
+    names[s.name] = i + 1;
+  }
+  core::ai::InferResult result;
+  result.labels =
+      std::make_shared<core::LabelMap>(kBrainMrModel, request.image->geometry(), segments);
+  {
+    core::LabelMapEdit edit(*result.labels);
+    for (const AutoSegment& f : found) {
+      const auto at = std::find(brainMrLabels().begin(), brainMrLabels().end(), f.name);
+      if (at != brainMrLabels().end()) {
+        applyPaint(edit, f.mask, static_cast<std::uint16_t>(at - brainMrLabels().begin() + 1));
+      }
+    }
+    edit.commit();
+  }
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.timings.totalSeconds = seconds;
+  result.timings.serverSeconds = seconds;
+  result.params = {{"label_names", names}, {"latencies", {{"infer", seconds}, {"total", seconds}}}};
   return result;
 }
 

@@ -1,6 +1,7 @@
 #include "annotation/engine/NoiseEstimate.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "annotation/engine/RoiImage.h"
@@ -10,18 +11,35 @@ namespace delineate::annotation {
 
 namespace {
 
-// Appends |v(x+1) - v(x)| for (up to ~1 M) neighbour pairs along x of the block.
-void appendDifferences(const std::vector<float>& values, const core::Size3& n,
+// Pairs `stride` voxels apart are compared as well as neighbours: interpolated images (MR
+// zero-filled in k-space, a CT resampled from thick slices, a crop resampled for a model) have
+// noise correlated over a voxel or two, so that neighbours differ less than the noise. White
+// noise gives about the same at every stride, texture a little more at longer ones; only when
+// pairs two apart differ clearly more than neighbours is the noise taken as correlated and the
+// largest estimate over the strides used.
+constexpr std::size_t kStrides = 3;
+constexpr double kCorrelatedRatio = 1.4;
+
+// sds[s - 1]: the estimate from pairs s apart (0 when there were none).
+double combineStrides(const std::array<double, kStrides>& sds) {
+  if (sds[1] <= kCorrelatedRatio * sds[0]) {
+    return sds[0];
+  }
+  return *std::max_element(sds.begin(), sds.end());
+}
+
+// Appends |v(x+s) - v(x)| for (up to ~1 M) pairs along x of the block.
+void appendDifferences(const std::vector<float>& values, const core::Size3& n, std::size_t s,
                        std::vector<float>& diffs) {
-  if (n[0] < 2) {
+  if (n[0] <= s) {
     return;
   }
   const std::size_t rows = n[1] * n[2];
-  const std::size_t step = std::max<std::size_t>(1, rows * (n[0] - 1) / 1000000);
+  const std::size_t step = std::max<std::size_t>(1, rows * (n[0] - s) / 1000000);
   for (std::size_t r = 0; r < rows; r += step) {
     const float* row = values.data() + r * n[0];
-    for (std::size_t x = 0; x + 1 < n[0]; ++x) {
-      diffs.push_back(std::abs(row[x + 1] - row[x]));
+    for (std::size_t x = 0; x + s < n[0]; ++x) {
+      diffs.push_back(std::abs(row[x + s] - row[x]));
     }
   }
 }
@@ -40,30 +58,38 @@ double sdFromDifferences(std::vector<float>& diffs, double floor) {
 }  // namespace
 
 double estimateNoiseSd(const std::vector<float>& values, const core::Size3& n, double floor) {
-  std::vector<float> diffs;
-  appendDifferences(values, n, diffs);
-  return sdFromDifferences(diffs, floor);
+  std::array<double, kStrides> sds{};
+  for (std::size_t s = 1; s <= kStrides; ++s) {
+    std::vector<float> diffs;
+    appendDifferences(values, n, s, diffs);
+    sds[s - 1] = s == 1 || !diffs.empty() ? sdFromDifferences(diffs, floor) : 0.0;
+  }
+  return combineStrides(sds);
 }
 
 double estimateNoiseSd(const core::Volume& image) {
   const core::Size3& n = image.geometry().size;
-  std::vector<float> diffs;
-  if (n[0] >= 2) {
+  const auto [lo, hi] = image.valueRange();
+  const double floor = std::max(0.5, 1e-4 * (hi - lo));
+  std::array<double, kStrides> sds{};
+  sds[0] = floor;
+  for (std::size_t s = 1; s <= kStrides && n[0] > s; ++s) {
+    std::vector<float> diffs;
     const std::size_t rows = n[1] * n[2];
-    const std::size_t step = std::max<std::size_t>(1, rows * (n[0] - 1) / 1000000);
+    const std::size_t step = std::max<std::size_t>(1, rows * (n[0] - s) / 1000000);
     core::dispatchScalar(image.scalarType(), [&](auto tag) {
       using T = decltype(tag);
       const T* data = image.data<T>();
       for (std::size_t r = 0; r < rows; r += step) {
         const T* row = data + r * n[0];
-        for (std::size_t x = 0; x + 1 < n[0]; ++x) {
-          diffs.push_back(std::abs(float(row[x + 1]) - float(row[x])));
+        for (std::size_t x = 0; x + s < n[0]; ++x) {
+          diffs.push_back(std::abs(float(row[x + s]) - float(row[x])));
         }
       }
     });
+    sds[s - 1] = sdFromDifferences(diffs, floor);
   }
-  const auto [lo, hi] = image.valueRange();
-  return sdFromDifferences(diffs, std::max(0.5, 1e-4 * (hi - lo)));
+  return combineStrides(sds);
 }
 
 double estimateNoiseSdNear(const core::Volume& image, const std::vector<core::Size3>& voxels,
@@ -76,19 +102,26 @@ double estimateNoiseSdNear(const core::Volume& image, const std::vector<core::Si
   for (int a = 0; a < 3; ++a) {
     reach[a] = std::size_t(std::ceil(radiusMm / g.spacing[a]));
   }
-  std::vector<float> diffs;
+  std::array<std::vector<float>, kStrides> diffs;
   for (const core::Size3& v : voxels) {
     core::VoxelBox box;
     box.include(v[0], v[1], v[2]);
     box = padded(box, reach, g.size);
     if (!box.empty()) {
-      appendDifferences(extractValues(image, box),
-                        {box.hi[0] - box.lo[0], box.hi[1] - box.lo[1], box.hi[2] - box.lo[2]},
-                        diffs);
+      const std::vector<float> values = extractValues(image, box);
+      const core::Size3 n{box.hi[0] - box.lo[0], box.hi[1] - box.lo[1], box.hi[2] - box.lo[2]};
+      for (std::size_t s = 1; s <= kStrides; ++s) {
+        appendDifferences(values, n, s, diffs[s - 1]);
+      }
     }
   }
   const auto [lo, hi] = image.valueRange();
-  return sdFromDifferences(diffs, std::max(0.5, 1e-4 * (hi - lo)));
+  const double floor = std::max(0.5, 1e-4 * (hi - lo));
+  std::array<double, kStrides> sds{};
+  for (std::size_t s = 1; s <= kStrides; ++s) {
+    sds[s - 1] = s == 1 || !diffs[s - 1].empty() ? sdFromDifferences(diffs[s - 1], floor) : 0.0;
+  }
+  return combineStrides(sds);
 }
 
 }  // namespace delineate::annotation

@@ -10,6 +10,7 @@
 #include "annotation/engine/LocalEngineBackend.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/JobRunner.h"
+#include "app/gui/ServerSignIn.h"
 #include "app/gui/ToolController.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
 #include "viewers/LabelDisplayState.h"
@@ -35,6 +36,12 @@ int nearestAxis(const core::ImageGeometry& grid, const core::Vec3& normal) {
   }
   return best;
 }
+
+// What asking a server for its models gave: its info, or why it wants a sign-in first.
+struct InfoAnswer {
+  std::optional<core::ai::ServerInfo> info;
+  std::string signIn;
+};
 
 // A proposal and the box of its voxels, made by the inference job.
 struct Proposal {
@@ -63,7 +70,9 @@ AiController::AiController(EditSession* session, ToolController* tools,
       markers_(std::move(markers)),
       display_(session->display()),
       inferJobs_(new JobRunner(this)),
-      infoJobs_(new JobRunner(this)) {
+      infoJobs_(new JobRunner(this)),
+      signIn_(new ServerSignIn(this)) {
+  connect(signIn_, &ServerSignIn::signInRequired, this, &AiController::signInRequired);
   backends_.push_back({tr("Built-in engine"),
                        {},
                        std::make_shared<annotation::LocalEngineBackend>(),
@@ -145,13 +154,35 @@ void AiController::refresh() {
   std::shared_ptr<core::ai::AiBackend> backend = backends_[static_cast<std::size_t>(index)].backend;
   backends_[static_cast<std::size_t>(index)].status = tr("connecting…");
   Q_EMIT statusChanged(backends_[static_cast<std::size_t>(index)].status);
-  infoJobs_->run<core::ai::ServerInfo>(
+  auto monai = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(backend);
+  infoJobs_->run<InfoAnswer>(
       tr("Asking %1 for its models").arg(backends_[static_cast<std::size_t>(index)].name),
-      [backend](core::ProgressSink& progress) { return backend->info(progress); },
-      [this, index](core::ai::ServerInfo info) {
+      [backend, monai](core::ProgressSink& progress) {
+        InfoAnswer answer;
+        try {
+          if (monai && monai->tokens().empty() && monai->authEnabled(progress)) {
+            answer.signIn = monai->displayName() + ": sign-in needed";
+            return answer;
+          }
+          answer.info = backend->info(progress);
+        } catch (const plugins::SignInRequired& e) {
+          answer.signIn = e.what();
+        }
+        return answer;
+      },
+      [this, index, monai](InfoAnswer answer) {
         Backend& b = backends_[static_cast<std::size_t>(index)];
-        b.status = tr("connected: %n model(s)", nullptr, static_cast<int>(info.models.size()));
-        b.info = std::move(info);
+        if (!answer.info) {
+          needSignIn(index, QString::fromStdString(answer.signIn));
+          return;
+        }
+        b.status =
+            tr("connected: %n model(s)", nullptr, static_cast<int>(answer.info->models.size()));
+        if (monai && !signIn_->note(b.url).isEmpty()) {
+          b.status += QStringLiteral("; ") + signIn_->note(b.url);
+          signIn_->keepRenewedToken(b.url, monai);
+        }
+        b.info = std::move(answer.info);
         if (index == current_) {
           const QStringList names = models();
           if (!names.contains(model_)) {
@@ -172,6 +203,43 @@ void AiController::refresh() {
       });
 }
 
+void AiController::needSignIn(int index, const QString& reason) {
+  Backend& b = backends_[static_cast<std::size_t>(index)];
+  b.info.reset();
+  b.status = reason;
+  if (index == current_) {
+    Q_EMIT modelsChanged();
+    Q_EMIT statusChanged(b.status);
+  }
+  signIn_->required(b.url, std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(b.backend), reason,
+                    [this, index] {
+                      if (index == current_) {
+                        refresh();
+                      }
+                    });
+}
+
+void AiController::signIn(const QString& url, const QString& user, const QString& password,
+                          bool rememberPassword) {
+  for (std::size_t i = 0; i < backends_.size(); ++i) {
+    auto monai = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(backends_[i].backend);
+    if (backends_[i].url != url || !monai) {
+      continue;
+    }
+    const int index = static_cast<int>(i);
+    backends_[i].status = tr("signing in as %1…").arg(user);
+    if (index == current_) {
+      Q_EMIT statusChanged(backends_[i].status);
+    }
+    signIn_->signIn(url, monai, user, password, rememberPassword, [this, index] {
+      if (index == current_) {
+        refresh();
+      }
+    });
+    return;
+  }
+}
+
 bool AiController::connected() const {
   return backends_[static_cast<std::size_t>(current_)].info.has_value();
 }
@@ -182,9 +250,13 @@ QStringList AiController::models() const {
   if (!info) {
     return out;
   }
-  for (const core::ai::MonaiModel& m : info->models) {
-    if (core::ai::modelGroup(m.type) != core::ai::MonaiModelGroup::Others) {
-      out << QString::fromStdString(m.name);
+  // Click models first (the first is the default: what a click runs), then automatic ones; the
+  // extreme-point tool finds its model by type.
+  using Group = core::ai::MonaiModelGroup;
+  for (const Group g : {Group::Deepgrow, Group::Deepedit, Group::Automatic, Group::Scribbles,
+                        Group::ExtremePoints}) {
+    for (const core::ai::MonaiModel* m : info->modelsIn(g)) {
+      out << QString::fromStdString(m->name);
     }
   }
   return out;
@@ -304,7 +376,8 @@ void AiController::showProposal() {
 
 bool AiController::accept() {
   const auto proposal = interaction_.proposal();
-  auto map = session_->activeMap();
+  // An automatic model runs without clicks, so there may be no label map yet: make one.
+  auto map = proposal ? session_->ensureLabelMap() : nullptr;
   if (!proposal || !map) {
     return false;
   }

@@ -107,10 +107,17 @@ MonaiServer::MonaiServer(std::shared_ptr<ai::AiBackend> backend, ServerOptions o
     : backend_(std::move(backend)),
       options_(std::move(options)),
       datastore_(options_.datastore),
-      training_(options_.trainCommand, options_.datastore / "train") {}
+      training_(options_.trainCommand, options_.datastore / "train"),
+      auth_(options_.auth ? std::make_unique<AuthGate>(*options_.auth) : nullptr),
+      aiaa_(backend_, sessions_) {}
 
 net::HttpResponse MonaiServer::handle(const net::ServerRequest& r) {
   try {
+    if (auth_) {
+      if (auto refused = auth_->check(r)) {
+        return *refused;  // an /auth/ route's answer, or a 401/403
+      }
+    }
     const std::string& p = r.path;
     auto after = [&p](const std::string& prefix) -> std::optional<std::string> {
       if (p.rfind(prefix, 0) != 0) {
@@ -124,6 +131,9 @@ net::HttpResponse MonaiServer::handle(const net::ServerRequest& r) {
     };
     if (p == "/info/" || p == "/info") {
       return info();
+    }
+    if (auto route = after("/v1/")) {
+      return aiaa_.handle(*route, r);
     }
     if (auto model = after("/infer/"); model && r.method == "POST") {
       return infer(*model, r);
@@ -233,9 +243,11 @@ net::HttpResponse MonaiServer::infer(const std::string& model, const net::Server
 net::HttpResponse MonaiServer::session(const std::string& id, const net::ServerRequest& r) {
   if (r.method == "PUT" || (r.method == "POST" && id.empty())) {
     const auto parts = formParts(r);
-    const ai::MultipartPart* file = ai::findPart(parts, "files");
-    if (file == nullptr) {
-      file = ai::findPart(parts, "file");
+    const ai::MultipartPart* file = nullptr;
+    for (const char* field : {"files", "file", "image"}) {  // "image": Clara AIAA's clients
+      if (file == nullptr) {
+        file = ai::findPart(parts, field);
+      }
     }
     if (file == nullptr) {
       return detail(422, "field required: files");

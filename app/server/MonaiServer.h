@@ -7,12 +7,17 @@
 //   GET  /datastore/image?image=, GET /datastore/label?label=&tag=, DELETE /datastore/image?id=
 //   POST /activelearning/{first|random}  the next image without a final label
 //   POST /train/{model}, GET /train/, DELETE /train/   the configured training command
+//   /auth/ and bearer tokens on every route only when ServerOptions::auth is set (AuthGate.h)
+// Clara AIAA v1 clients are served too (/v1/..., AiaaApi).
 // Answers follow the real server's shapes, including its error shapes (JSON `detail`), so that
 // the client's handling of a real server is exercised over HTTP by the tests. No sockets here:
 // handle() maps a request to a response, and main.cpp puts it behind core::net::HttpServer.
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "app/server/AiaaApi.h"
+#include "app/server/AuthGate.h"
 #include "app/server/FileDatastore.h"
 #include "app/server/SessionStore.h"
 #include "app/server/TrainingRunner.h"
@@ -25,6 +30,7 @@ struct ServerOptions {
   std::filesystem::path datastore;  // folder of the file datastore
   std::string trainCommand;         // empty: no training offered
   std::string trainModel = "local_deepgrow";
+  std::optional<AuthOptions> auth;  // nullopt: no /auth/ routes, no tokens needed (the default)
 };
 
 class MonaiServer {
@@ -51,6 +57,8 @@ class MonaiServer {
   SessionStore sessions_;
   FileDatastore datastore_;
   TrainingRunner training_;
+  std::unique_ptr<AuthGate> auth_;  // null when auth is off
+  AiaaApi aiaa_;  // the Clara AIAA v1 routes (/v1/...), on the same backend and sessions
 };
 
 }  // namespace delineate::server

@@ -143,6 +143,8 @@ const char* toString(MonaiModelGroup group) {
       return "deepedit";
     case MonaiModelGroup::Scribbles:
       return "scribbles";
+    case MonaiModelGroup::ExtremePoints:
+      return "extreme points";
     case MonaiModelGroup::Others:
       return "others";
   }
@@ -158,6 +160,9 @@ MonaiModelGroup modelGroup(std::string_view type) {
   }
   if (equalsIgnoreCase(type, "scribbles")) {
     return MonaiModelGroup::Scribbles;
+  }
+  if (equalsIgnoreCase(type, "dextr3d")) {
+    return MonaiModelGroup::ExtremePoints;
   }
   for (const char* other : {"annotation", "classification", "detection", "others"}) {
     if (equalsIgnoreCase(type, other)) {

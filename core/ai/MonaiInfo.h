@@ -64,6 +64,7 @@ enum class MonaiModelGroup {
   Deepgrow,
   Deepedit,
   Scribbles,
+  ExtremePoints,  // "dextr3d": six extreme points of one structure (the built-in engine, Clara)
   Others,  // "annotation", "classification", "detection", "others": no voxel result to merge
 };
 

@@ -9,6 +9,7 @@
 #include "annotation/engine/ExtremePointSegmenter.h"
 #include "annotation/engine/LocalEngineBackend.h"
 #include "core/Error.h"
+#include "core/sample/SampleCase.h"
 
 using namespace delineate;
 
@@ -104,4 +105,38 @@ TEST(LocalEngineBackend, RequestsItCannotServeSayWhy) {
   r.model = annotation::LocalEngineBackend::kClickModel;
   r.foreground = {{500, 0, 0}};
   EXPECT_THROW(engine.infer(r, progress), core::Error);
+}
+
+TEST(LocalEngineBackend, TheAutomaticDemoModelSegmentsTheSampleBrainWithoutClicks) {
+  annotation::LocalEngineBackend engine;
+  core::NullProgress progress;
+  const auto info = engine.info(progress);
+  const auto automatic = info.modelsIn(core::ai::MonaiModelGroup::Automatic);
+  ASSERT_EQ(automatic.size(), 1u);
+  EXPECT_EQ(automatic[0]->name, annotation::LocalEngineBackend::kBrainMrModel);
+  ASSERT_EQ(automatic[0]->labels.size(), 4u);
+  EXPECT_EQ(automatic[0]->labels[2].name, "Left hippocampus");
+  EXPECT_NE(automatic[0]->description.find("not for clinical use"), std::string::npos);
+
+  const core::sample::SampleCase c = core::sample::makeBrainMr(20261121);
+  core::ai::InferRequest r;
+  r.model = annotation::LocalEngineBackend::kBrainMrModel;
+  r.image = c.image;
+  const core::ai::InferResult result = engine.infer(r, progress);
+  ASSERT_NE(result.labels, nullptr);
+  ASSERT_EQ(result.labels->segments().size(), 4u);
+  EXPECT_EQ(result.labels->segments()[0].name, "White matter");
+  EXPECT_EQ(result.params["label_names"]["Lateral ventricles"], 2);
+  // White matter (the sample's label 1) and the ventricles (its label 3), voxel by voxel.
+  const auto* truth = c.labels->data<std::uint16_t>();
+  for (const auto& [ours, theirs] : {std::pair<int, int>{1, 1}, {2, 3}}) {
+    std::size_t both = 0, a = 0, b = 0;
+    for (std::size_t i = 0; i < result.labels->voxelCount(); ++i) {
+      const bool x = result.labels->data()[i] == ours, y = truth[i] == theirs;
+      both += x && y;
+      a += x;
+      b += y;
+    }
+    EXPECT_GT(2.0 * double(both) / double(a + b), 0.9) << "label " << ours;
+  }
 }

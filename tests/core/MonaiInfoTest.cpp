@@ -128,6 +128,7 @@ TEST(MonaiInfo, GroupsModelsForTheUser) {
   EXPECT_EQ(modelGroup("Segmentation"), MonaiModelGroup::Automatic);
   EXPECT_EQ(modelGroup(""), MonaiModelGroup::Automatic);
   EXPECT_EQ(modelGroup("detection"), MonaiModelGroup::Others);
+  EXPECT_EQ(modelGroup("DEXTR3D"), MonaiModelGroup::ExtremePoints);
   EXPECT_STREQ(toString(MonaiModelGroup::Deepedit), "deepedit");
 }
 

@@ -1,0 +1,73 @@
+// The built-in engine's automatic demonstration model in the workstation: on the sample brain MR,
+// Run without clicks proposes its four structures, and Accept puts each into a segment of its
+// name as one undo step.
+#include <QAction>
+#include <algorithm>
+
+#include "EditingTestSupport.h"
+#include "GuiTestSupport.h"
+#include "annotation/engine/LocalEngineBackend.h"
+#include "app/gui/AiController.h"
+#include "app/gui/EditSession.h"
+#include "app/gui/EditingFeature.h"
+#include "core/io/VolumeFileIO.h"
+#include "core/model/LabelMap.h"
+#include "core/sample/SampleCase.h"
+
+using namespace delineate;
+
+namespace {
+
+class AiAutomaticModelTest : public test::EditingWindowTest {};
+
+}  // namespace
+
+TEST_F(AiAutomaticModelTest, RunProposesTheSampleBrainStructuresAndAcceptNamesTheirSegments) {
+  const core::sample::SampleCase brain = core::sample::makeBrainMr(20261121);
+  const auto path = dir_ / "brain.nii.gz";
+  core::writeVolumeFile(*brain.image, path);
+  bool shown = false;
+  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
+  window_->openPath(QString::fromStdString(path.string()));
+  ASSERT_TRUE(test::waitUntil([&] { return shown; }, 60000));
+  ASSERT_TRUE(waitSettled());
+
+  app::AiController* ai = editing()->ai();
+  ASSERT_TRUE(test::waitUntil([&] { return ai->connected(); }));
+  const QString model = QString::fromLatin1(annotation::LocalEngineBackend::kBrainMrModel);
+  ASSERT_TRUE(ai->models().contains(model));
+  ai->setModel(model);
+  ai->run();
+  ASSERT_TRUE(test::waitUntil([&] { return !ai->busy() && ai->hasProposal(); }, 120000));
+  const auto& proposal = ai->interaction().proposal();
+  ASSERT_EQ(proposal->segments().size(), 4u);
+  EXPECT_EQ(countLabel(), 0u) << "a proposal is not an edit";
+
+  ASSERT_TRUE(ai->accept());
+  ASSERT_TRUE(waitSettled());
+  const auto map = session()->activeMap();
+  const auto segmentNamed = [&](const std::string& name) -> const core::Segment* {
+    const auto& s = map->segments();
+    const auto it =
+        std::find_if(s.begin(), s.end(), [&](const core::Segment& x) { return x.name == name; });
+    return it == s.end() ? nullptr : &*it;
+  };
+  for (const std::string& name : annotation::LocalEngineBackend::brainMrLabels()) {
+    EXPECT_NE(segmentNamed(name), nullptr) << name;
+  }
+  // White matter landed where the sample's truth has it.
+  const core::Segment* white = segmentNamed("White matter");
+  ASSERT_NE(white, nullptr);
+  const auto* truth = brain.labels->data<std::uint16_t>();
+  std::size_t both = 0, ours = 0, theirs = 0;
+  for (std::size_t i = 0; i < map->voxelCount(); ++i) {
+    const bool a = map->data()[i] == white->label, b = truth[i] == 1;
+    both += a && b;
+    ours += a;
+    theirs += b;
+  }
+  EXPECT_GT(2.0 * double(both) / double(ours + theirs), 0.9);
+  window_->action("edit.undo")->trigger();
+  ASSERT_TRUE(waitSettled());
+  EXPECT_EQ(countLabel(), 0u) << "Accept was one undo step";
+}
