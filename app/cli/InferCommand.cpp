@@ -12,6 +12,7 @@
 #include "core/Error.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/PathLoader.h"
+#include "plugins/clara-aiaa/ClaraAiaaBackend.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
 
 namespace delineate::cli {
@@ -20,13 +21,17 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: delineate-cli infer --server URL --model NAME --image FILE|DICOM_DIR\n"
-    "                           [--fg i,j,k ...] [--bg i,j,k ...] [--label NAME]\n"
+    "                           [--fg i,j,k ...] [--bg i,j,k ...] [--extreme i,j,k x6]\n"
+    "                           [--label NAME] [--api monai|aiaa]\n"
     "                           [--session] [--image-id ID] [--token TOKEN] [--ca CA.pem]\n"
     "                           [--user NAME [--password-file FILE]]\n"
     "                           --out LABEL.nii.gz\n"
     "  Clicks are voxel indices of the image as read (i,j,k, from 0). --session sends the image\n"
     "  once into a server session; without it the image goes with the request. --image-id\n"
     "  names an image already in the server's datastore instead. Prints the timings as JSON.\n"
+    "  --extreme gives the six extreme points of a structure (DEXTR3D models). --api aiaa talks\n"
+    "  to an NVIDIA Clara AIAA v1 server instead of MONAI Label (the DEXTR3D crop is made here;\n"
+    "  --image-id, --token and --user are MONAI Label's only).\n"
     "  Servers with sign-in on: --token passes an access token, or --user NAME signs in first\n"
     "  with the password from the first line of --password-file FILE or, without it, from the\n"
     "  environment variable DELINEATE_PASSWORD (never on the command line, where other users\n"
@@ -62,13 +67,40 @@ std::optional<std::string> readPassword(const std::string& file) {
   return std::nullopt;
 }
 
+// Writes the proposal to `out` and prints the timings as JSON; 0.
+int writeResult(const core::ai::InferResult& result, const std::string& server,
+                const std::string& model, const std::string& out) {
+  core::writeLabelMapFiles(*result.labels, out);
+  const core::ai::InferTimings& t = result.timings;
+  std::size_t labelled = 0;
+  for (std::size_t n = 0; n < result.labels->voxelCount(); ++n) {
+    labelled += result.labels->data()[n] != 0;
+  }
+  const nlohmann::json report = {
+      {"server", server},
+      {"model", model},
+      {"out", out},
+      {"labelled_voxels", labelled},
+      {"session_created", t.sessionCreated},
+      {"upload_s", t.uploadSeconds},
+      {"wait_s", t.waitSeconds},
+      {"download_s", t.downloadSeconds},
+      {"decode_s", t.decodeSeconds},
+      {"total_s", t.totalSeconds},
+      {"server_s", t.serverSeconds ? nlohmann::json(*t.serverSeconds) : nlohmann::json()},
+      {"bytes_sent", t.bytesSent},
+      {"bytes_received", t.bytesReceived}};
+  std::printf("%s\n", report.dump(2).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int runInfer(const Args& args) {
   plugins::MonaiServerConfig config;
   config.useSessions = false;
   core::ai::InferRequest request;
-  std::string image, out, user, passwordFile;
+  std::string image, out, user, passwordFile, api = "monai";
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool hasValue = i + 1 < args.size();
@@ -94,6 +126,11 @@ int runInfer(const Args& args) {
       user = args[++i];
     } else if (a == "--password-file") {
       passwordFile = args[++i];
+    } else if (a == "--api") {
+      api = args[++i];
+    } else if (a == "--extreme" && parseIndex(args[i + 1], v)) {
+      request.extremePoints.push_back(v);
+      ++i;
     } else if (a == "--ca") {
       config.tls.caFile = args[++i];
     } else if (a == "--out") {
@@ -106,8 +143,14 @@ int runInfer(const Args& args) {
       return 2;
     }
   }
-  if (config.url.empty() || request.model.empty() || image.empty() || out.empty()) {
+  if (config.url.empty() || request.model.empty() || image.empty() || out.empty() ||
+      (api != "monai" && api != "aiaa")) {
     std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (!request.extremePoints.empty() && request.extremePoints.size() != 6) {
+    std::fprintf(stderr, "delineate-cli infer: --extreme needs six points, %zu given\n",
+                 request.extremePoints.size());
     return 2;
   }
   std::optional<std::string> password;
@@ -122,6 +165,14 @@ int runInfer(const Args& args) {
   }
   CliProgress progress;
   request.image = core::openPath(image, progress).volume;
+  if (api == "aiaa") {
+    plugins::ClaraServerConfig clara;
+    clara.url = config.url;
+    clara.tls = config.tls;
+    clara.useSessions = config.useSessions;
+    plugins::ClaraAiaaBackend backend(clara);
+    return writeResult(backend.infer(request, progress), config.url, request.model, out);
+  }
   plugins::MonaiLabelBackend backend(config);
   if (!user.empty()) {
     if (backend.authEnabled(progress)) {
@@ -131,29 +182,7 @@ int runInfer(const Args& args) {
                    config.url.c_str());
     }
   }
-  const core::ai::InferResult result = backend.infer(request, progress);
-  core::writeLabelMapFiles(*result.labels, out);
-  const core::ai::InferTimings& t = result.timings;
-  std::size_t labelled = 0;
-  for (std::size_t n = 0; n < result.labels->voxelCount(); ++n) {
-    labelled += result.labels->data()[n] != 0;
-  }
-  const nlohmann::json report = {
-      {"server", config.url},
-      {"model", request.model},
-      {"out", out},
-      {"labelled_voxels", labelled},
-      {"session_created", t.sessionCreated},
-      {"upload_s", t.uploadSeconds},
-      {"wait_s", t.waitSeconds},
-      {"download_s", t.downloadSeconds},
-      {"decode_s", t.decodeSeconds},
-      {"total_s", t.totalSeconds},
-      {"server_s", t.serverSeconds ? nlohmann::json(*t.serverSeconds) : nlohmann::json()},
-      {"bytes_sent", t.bytesSent},
-      {"bytes_received", t.bytesReceived}};
-  std::printf("%s\n", report.dump(2).c_str());
-  return 0;
+  return writeResult(backend.infer(request, progress), config.url, request.model, out);
 }
 
 }  // namespace delineate::cli

@@ -12,6 +12,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/ServerSignIn.h"
 #include "app/gui/ToolController.h"
+#include "plugins/clara-aiaa/ClaraAiaaBackend.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
 #include "viewers/LabelDisplayState.h"
 #include "viewers/MarkerState.h"
@@ -21,6 +22,8 @@ namespace delineate::app {
 namespace {
 
 constexpr const char* kServersKey = "ai/servers";
+// A settings entry of a Clara AIAA server: this prefix, then its URL (a bare URL: MONAI Label).
+constexpr const char* kClaraPrefix = "clara-aiaa ";
 constexpr double kProposalOpacity = 0.6;
 
 // The index axis of `grid` closest to a view's slice normal.
@@ -52,11 +55,23 @@ struct Proposal {
 
 }  // namespace
 
-AiController::Backend AiController::serverBackend(const QString& url) {
+AiController::Backend AiController::serverBackend(const QString& entry) {
+  if (entry.startsWith(QLatin1String(kClaraPrefix))) {
+    const QString url = entry.mid(int(qstrlen(kClaraPrefix)));
+    plugins::ClaraServerConfig config;
+    config.url = url.toStdString();
+    return {tr("Clara AIAA at %1").arg(url),
+            url,
+            entry,
+            std::make_shared<plugins::ClaraAiaaBackend>(config),
+            std::nullopt,
+            {}};
+  }
   plugins::MonaiServerConfig config;
-  config.url = url.toStdString();
-  return {tr("MONAI Label at %1").arg(url),
-          url,
+  config.url = entry.toStdString();
+  return {tr("MONAI Label at %1").arg(entry),
+          entry,
+          entry,
           std::make_shared<plugins::MonaiLabelBackend>(config),
           std::nullopt,
           {}};
@@ -74,6 +89,7 @@ AiController::AiController(EditSession* session, ToolController* tools,
       signIn_(new ServerSignIn(this)) {
   connect(signIn_, &ServerSignIn::signInRequired, this, &AiController::signInRequired);
   backends_.push_back({tr("Built-in engine"),
+                       {},
                        {},
                        std::make_shared<annotation::LocalEngineBackend>(),
                        std::nullopt,
@@ -129,18 +145,19 @@ void AiController::setBackend(int index) {
   refresh();
 }
 
-int AiController::addServer(const QString& url) {
+int AiController::addServer(const QString& url, ServerKind kind) {
+  const QString entry = kind == ServerKind::ClaraAiaa ? QLatin1String(kClaraPrefix) + url : url;
   for (std::size_t i = 0; i < backends_.size(); ++i) {
-    if (backends_[i].url == url) {
+    if (backends_[i].entry == entry) {
       setBackend(static_cast<int>(i));
       return static_cast<int>(i);
     }
   }
-  backends_.push_back(serverBackend(url));
+  backends_.push_back(serverBackend(entry));
   QStringList urls;
   for (const Backend& b : backends_) {
-    if (!b.url.isEmpty()) {
-      urls << b.url;
+    if (!b.entry.isEmpty()) {
+      urls << b.entry;
     }
   }
   QSettings().setValue(QLatin1String(kServersKey), urls);

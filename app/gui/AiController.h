@@ -33,9 +33,12 @@ class AiController : public QObject {
   Q_OBJECT
 
  public:
+  enum class ServerKind { MonaiLabel, ClaraAiaa };
+
   struct Backend {
     QString name;
-    QString url;  // empty for the built-in engine
+    QString url;    // empty for the built-in engine
+    QString entry;  // as kept in the settings: the URL, or "clara-aiaa <url>"
     std::shared_ptr<core::ai::AiBackend> backend;
     std::optional<core::ai::ServerInfo> info;
     QString status;  // "connected", or what went wrong
@@ -59,8 +62,8 @@ class AiController : public QObject {
   int backendIndex() const { return current_; }
   // Selects a backend and asks it for its models (a job); statusChanged tells the outcome.
   void setBackend(int index);
-  // Adds a MONAI Label server (kept in the settings); returns its index.
-  int addServer(const QString& url);
+  // Adds a MONAI Label or Clara AIAA server (kept in the settings); returns its index.
+  int addServer(const QString& url, ServerKind kind = ServerKind::MonaiLabel);
   // Asks the current backend for its models again (after signing in when the server wants it).
   void refresh();
   // Signs in to the server at `url` (a job), then asks it for its models.
@@ -110,7 +113,7 @@ class AiController : public QObject {
   void signInRequired(const QString& url, const QString& reason);
 
  private:
-  static Backend serverBackend(const QString& url);
+  static Backend serverBackend(const QString& entry);
   void needSignIn(int index, const QString& reason);
   void updateMarkers();
   void showProposal();

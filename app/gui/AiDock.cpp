@@ -131,10 +131,18 @@ void AiDock::addServer() {
     return;
   }
   bool ok = false;
-  const QString url = QInputDialog::getText(this, tr("Add a MONAI Label server"), tr("Server URL:"),
-                                            QLineEdit::Normal, QStringLiteral("http://"), &ok);
+  const QStringList kinds = {tr("MONAI Label"), tr("NVIDIA Clara AIAA (v1 API)")};
+  const QString kind =
+      QInputDialog::getItem(this, tr("Add an AI server"), tr("Server type:"), kinds, 0, false, &ok);
+  if (!ok) {
+    return;
+  }
+  const QString url =
+      QInputDialog::getText(this, tr("Add a %1 server").arg(kind), tr("Server URL:"),
+                            QLineEdit::Normal, QStringLiteral("http://"), &ok);
   if (ok && !url.trimmed().isEmpty()) {
-    ai_->addServer(url.trimmed());
+    ai_->addServer(url.trimmed(), kind == kinds[1] ? AiController::ServerKind::ClaraAiaa
+                                                   : AiController::ServerKind::MonaiLabel);
   }
 }
 

@@ -121,6 +121,40 @@ TEST(ServerProcess, CliInferAgainstTheRealServerWritesTheStructure) {
   EXPECT_EQ(server.stop(), 0);
 }
 
+TEST(ServerProcess, CliInferSpeaksClaraAiaaWithExtremePoints) {
+  test::TempDir dir;
+  test::BallImage ball;
+  core::writeVolumeFile(*ball.image, dir / "ball.nii.gz");
+  RunningServer server(dir / "store");
+  const auto at = [&](long di, long dj, long dk) {
+    return std::to_string(ball.centre[0] + di) + "," + std::to_string(ball.centre[1] + dj) + "," +
+           std::to_string(ball.centre[2] + dk);
+  };
+  std::string extreme;
+  for (const std::string& p :
+       {at(-10, 0, 0), at(10, 0, 0), at(0, -10, 0), at(0, 10, 0), at(0, 0, -6), at(0, 0, 6)}) {
+    extreme += " --extreme " + p;
+  }
+  const std::filesystem::path out = dir / "dextr.nii.gz";
+  const auto [stdout_, code] =
+      run(std::string(DELINEATE_CLI) + " infer --api aiaa --server " + server.url() +
+          " --model local_extreme_points --label Lesion" + extreme + " --image " +
+          (dir / "ball.nii.gz").string() + " --out " + out.string() + " 2>/dev/null");
+  ASSERT_EQ(code, 0) << stdout_;
+  const auto report = nlohmann::json::parse(stdout_);
+  EXPECT_FALSE(report["session_created"].get<bool>());
+  const core::LabelMap got = core::readLabelMapFiles(out, &ball.image->geometry());
+  EXPECT_GT(test::dice(got, *ball.truth), 0.6);  // the engine on the upsampled crop: ~0.7
+  // Five points are refused before anything is sent.
+  const auto [refused, rc] =
+      run(std::string(DELINEATE_CLI) + " infer --api aiaa --server " + server.url() +
+          " --model local_extreme_points" + extreme.substr(0, extreme.rfind(" --extreme")) +
+          " --image " + (dir / "ball.nii.gz").string() + " --out " + out.string() + " 2>&1");
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(refused.find("six points"), std::string::npos) << refused;
+  EXPECT_EQ(server.stop(), 0);
+}
+
 TEST(ServerProcess, CliInferNamesAServerThatIsNotThere) {
   test::TempDir dir;
   test::BallImage ball;
