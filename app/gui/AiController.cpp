@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "annotation/ai/ProposalLabelPlan.h"
 #include "annotation/ai/ProposalMerge.h"
 #include "annotation/engine/LocalEngineBackend.h"
 #include "app/gui/EditSession.h"
@@ -22,6 +23,8 @@ namespace delineate::app {
 namespace {
 
 constexpr const char* kServersKey = "ai/servers";
+// Per model, where its labels go on Accept (JSON of annotation::LabelRules), under this prefix.
+constexpr const char* kLabelRulesKey = "ai/labelRules/";
 // A settings entry of a Clara AIAA server: this prefix, then its URL (a bare URL: MONAI Label).
 constexpr const char* kClaraPrefix = "clara-aiaa ";
 constexpr double kProposalOpacity = 0.6;
@@ -402,35 +405,12 @@ bool AiController::accept() {
     return false;
   }
   const auto start = std::chrono::steady_clock::now();
-  // One structure: it becomes the active segment. Several: each goes to the segment of its name,
-  // new segments are added for the others.
-  std::map<std::uint16_t, std::uint16_t> valueMap;
-  std::optional<std::vector<core::Segment>> table;
-  if (proposal->segments().size() <= 1) {
-    const std::uint16_t v = proposal->segments().empty() ? 1 : proposal->segments()[0].label;
-    valueMap[v] = session_->activeLabel();
-  } else {
-    std::vector<core::Segment> after = map->segments();
-    core::LabelMap probe(map->name(), map->geometry(), after);  // for freeLabel()
-    for (const core::Segment& s : proposal->segments()) {
-      const auto it = std::find_if(after.begin(), after.end(),
-                                   [&](const core::Segment& t) { return t.name == s.name; });
-      if (it != after.end()) {
-        valueMap[s.label] = it->label;
-        continue;
-      }
-      probe.segments() = after;
-      const auto free = probe.freeLabel();
-      if (!free) {
-        break;
-      }
-      core::Segment added = s;
-      added.label = *free;
-      after.push_back(added);
-      valueMap[s.label] = *free;
-    }
-    table = after;
-  }
+  // One structure: the active segment; several: the segments of their names (new ones added);
+  // the user's rules for this model over both (ProposalLabelPlan).
+  const annotation::ProposalLabelPlan plan = annotation::planProposalLabels(
+      *proposal, map->segments(), session_->activeLabel(), labelRules(model_));
+  const std::map<std::uint16_t, std::uint16_t>& valueMap = plan.valueMap;
+  const std::optional<std::vector<core::Segment>>& table = plan.table;
   Accepted record;
   record.map = map.get();
   record.backend = current_ >= 0 ? backends_[std::size_t(current_)].name : QString();
@@ -456,6 +436,73 @@ bool AiController::accept() {
     Q_EMIT accepted(record);
   }
   return changed;
+}
+
+annotation::LabelRules AiController::labelRules(const QString& model) const {
+  annotation::LabelRules rules;
+  const QByteArray text =
+      QSettings().value(QLatin1String(kLabelRulesKey) + model).toString().toUtf8();
+  const nlohmann::json j = nlohmann::json::parse(text.constData(), nullptr, false);
+  if (!j.is_object()) {
+    return rules;
+  }
+  for (const auto& [name, rule] : j.items()) {
+    if (!rule.is_object()) {
+      continue;
+    }
+    const std::string kind = rule.value("kind", "");
+    annotation::LabelRule r;
+    r.kind = kind == "segment" ? annotation::LabelRule::Kind::Segment
+             : kind == "new"   ? annotation::LabelRule::Kind::NewSegment
+             : kind == "skip"  ? annotation::LabelRule::Kind::Skip
+                               : annotation::LabelRule::Kind::Default;
+    r.segment = rule.value("segment", "");
+    rules[name] = r;
+  }
+  return rules;
+}
+
+void AiController::setLabelRules(const QString& model, const annotation::LabelRules& rules) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, r] : rules) {
+    const char* kind = r.kind == annotation::LabelRule::Kind::Segment      ? "segment"
+                       : r.kind == annotation::LabelRule::Kind::NewSegment ? "new"
+                       : r.kind == annotation::LabelRule::Kind::Skip       ? "skip"
+                                                                           : "default";
+    if (r.kind != annotation::LabelRule::Kind::Default) {
+      j[name] = {{"kind", kind}, {"segment", r.segment}};
+    }
+  }
+  QSettings().setValue(QLatin1String(kLabelRulesKey) + model, QString::fromStdString(j.dump()));
+}
+
+std::vector<std::string> AiController::modelLabelNames() const {
+  std::vector<std::string> out;
+  if (const auto& p = interaction_.proposal()) {
+    for (const core::Segment& s : p->segments()) {
+      out.push_back(s.name);
+    }
+    return out;
+  }
+  const auto& info = backends_[static_cast<std::size_t>(current_)].info;
+  if (const core::ai::MonaiModel* m = info ? info->findModel(model_.toStdString()) : nullptr) {
+    for (const core::ai::MonaiLabel& l : m->labels) {
+      if (!l.background) {
+        out.push_back(l.name);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> AiController::activeSegmentNames() const {
+  std::vector<std::string> out;
+  if (const auto map = session_->activeMap()) {
+    for (const core::Segment& s : map->segments()) {
+      out.push_back(s.name);
+    }
+  }
+  return out;
 }
 
 void AiController::reject() {

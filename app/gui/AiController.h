@@ -14,6 +14,7 @@
 
 #include "annotation/ai/AiClickTool.h"
 #include "annotation/ai/AiInteraction.h"
+#include "annotation/ai/ProposalLabelPlan.h"
 #include "core/ai/AiBackend.h"
 #include "core/metrics/ProposalSnapshot.h"
 
@@ -62,6 +63,14 @@ class AiController : public QObject {
   int backendIndex() const { return current_; }
   // Selects a backend and asks it for its models (a job); statusChanged tells the outcome.
   void setBackend(int index);
+  // Where the labels of `model`'s proposals go on Accept, as the user set it (kept in the
+  // settings per model name); empty: by the default (ProposalLabelPlan).
+  annotation::LabelRules labelRules(const QString& model) const;
+  void setLabelRules(const QString& model, const annotation::LabelRules& rules);
+  // The label names the current model proposes: those of the proposal shown, else the model's
+  // own (from the server's info); and the active label map's segment names.
+  std::vector<std::string> modelLabelNames() const;
+  std::vector<std::string> activeSegmentNames() const;
   // Adds a MONAI Label or Clara AIAA server (kept in the settings); returns its index.
   int addServer(const QString& url, ServerKind kind = ServerKind::MonaiLabel);
   // Asks the current backend for its models again (after signing in when the server wants it).

@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/AiController.h"
+#include "app/gui/LabelMappingDialog.h"
 #include "app/gui/ServerSignIn.h"
 #include "app/gui/SignInDialog.h"
 
@@ -45,6 +46,8 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   freeze_->setCheckable(true);
   freeze_->setToolTip(tr("New results may only add to the slice of the last click"));
   clear_ = new QPushButton(tr("Clear clicks"), this);
+  labels_ = new QPushButton(tr("Labels…"), this);
+  labels_->setToolTip(tr("Where Accept puts each label of this model's proposals"));
   timings_ = new QLabel(this);
   timings_->setObjectName(QStringLiteral("aiTimings"));
   timings_->setWordWrap(true);
@@ -63,6 +66,7 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   buttons->addWidget(accept_, 1, 0);
   buttons->addWidget(reject_, 1, 1);
   buttons->addWidget(freeze_, 2, 0);
+  buttons->addWidget(labels_, 2, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(serverRow);
   layout->addWidget(status_);
@@ -76,14 +80,17 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   connect(backends_, &QComboBox::activated, ai_, &AiController::setBackend);
   connect(add, &QToolButton::clicked, this, &AiDock::addServer);
   connect(refresh, &QToolButton::clicked, ai_, &AiController::refresh);
-  connect(models_, &QComboBox::activated, this,
-          [this](int) { ai_->setModel(models_->currentText()); });
+  connect(models_, &QComboBox::activated, this, [this](int) {
+    ai_->setModel(models_->currentText());
+    updateButtons();
+  });
   connect(runOnClick_, &QCheckBox::toggled, ai_, &AiController::setRunOnClick);
   connect(run_, &QPushButton::clicked, ai_, &AiController::run);
   connect(accept_, &QPushButton::clicked, ai_, &AiController::accept);
   connect(reject_, &QPushButton::clicked, ai_, &AiController::reject);
   connect(freeze_, &QPushButton::toggled, ai_, &AiController::setFrozen);
   connect(clear_, &QPushButton::clicked, ai_, &AiController::clearClicks);
+  connect(labels_, &QPushButton::clicked, this, [this] { editLabels(); });
   connect(ai_, &AiController::backendsChanged, this, &AiDock::rebuildBackends);
   connect(ai_, &AiController::modelsChanged, this, &AiDock::rebuildModels);
   connect(ai_, &AiController::statusChanged, status_, &QLabel::setText);
@@ -124,6 +131,22 @@ void AiDock::updateButtons() {
   reject_->setEnabled(proposal || ai_->busy());
   freeze_->setEnabled(proposal);
   run_->setEnabled(ai_->connected() && !ai_->model().isEmpty());
+  labels_->setEnabled(!ai_->modelLabelNames().empty());
+}
+
+LabelMappingDialog* AiDock::editLabels() {
+  const std::vector<std::string> labels = ai_->modelLabelNames();
+  if (labels.empty()) {
+    return nullptr;
+  }
+  const QString model = ai_->model();
+  auto* dialog = new LabelMappingDialog(model, labels, ai_->activeSegmentNames(),
+                                        ai_->labelRules(model), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &QDialog::accepted, this,
+          [this, dialog, model] { ai_->setLabelRules(model, dialog->rules()); });
+  dialog->open();  // window-modal without a nested event loop
+  return dialog;
 }
 
 void AiDock::addServer() {

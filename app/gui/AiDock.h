@@ -12,6 +12,10 @@ class QLabel;
 class QPushButton;
 
 namespace delineate::app {
+class LabelMappingDialog;
+}
+
+namespace delineate::app {
 
 class AiController;
 class SignInDialog;
@@ -25,6 +29,10 @@ class AiDock : public QWidget {
   QComboBox* backendCombo() const { return backends_; }
   QComboBox* modelCombo() const { return models_; }
   QPushButton* acceptButton() const { return accept_; }
+  QPushButton* labelsButton() const { return labels_; }
+  // "Labels…": the dialog for the current model (shown; its OK stores the rules). Returned for
+  // tests; deleted when closed.
+  LabelMappingDialog* editLabels();
   QPushButton* rejectButton() const { return reject_; }
   QLabel* statusLabel() const { return status_; }
   QLabel* timingsLabel() const { return timings_; }
@@ -47,6 +55,7 @@ class AiDock : public QWidget {
   QPushButton* reject_;
   QPushButton* freeze_;
   QPushButton* clear_;
+  QPushButton* labels_;
   QLabel* timings_;
   QPointer<SignInDialog> signIn_;
 };

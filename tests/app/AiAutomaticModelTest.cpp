@@ -2,14 +2,21 @@
 // Run without clicks proposes its four structures, and Accept puts each into a segment of its
 // name as one undo step.
 #include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
 #include <algorithm>
 
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
 #include "annotation/engine/LocalEngineBackend.h"
 #include "app/gui/AiController.h"
+#include "app/gui/AiDock.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
+#include "app/gui/LabelMappingDialog.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/model/LabelMap.h"
 #include "core/sample/SampleCase.h"
@@ -18,19 +25,38 @@ using namespace delineate;
 
 namespace {
 
-class AiAutomaticModelTest : public test::EditingWindowTest {};
+class AiAutomaticModelTest : public test::EditingWindowTest {
+ protected:
+  // Opens the sample brain MR (written to the test folder) in the window.
+  void openBrain() {
+    const auto path = dir_ / "brain.nii.gz";
+    core::writeVolumeFile(*brain_.image, path);
+    bool shown = false;
+    QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
+    window_->openPath(QString::fromStdString(path.string()));
+    ASSERT_TRUE(test::waitUntil([&] { return shown; }, 60000));
+    ASSERT_TRUE(waitSettled());
+  }
+
+  const core::Segment* segmentNamed(const std::string& name) const {
+    const auto& s = session()->activeMap()->segments();
+    const auto it =
+        std::find_if(s.begin(), s.end(), [&](const core::Segment& x) { return x.name == name; });
+    return it == s.end() ? nullptr : &*it;
+  }
+
+  const core::sample::SampleCase brain_ = core::sample::makeBrainMr(20261121);
+};
+
+struct ForgetRules {
+  ~ForgetRules() { QSettings().remove(QStringLiteral("ai/labelRules")); }
+};
 
 }  // namespace
 
 TEST_F(AiAutomaticModelTest, RunProposesTheSampleBrainStructuresAndAcceptNamesTheirSegments) {
-  const core::sample::SampleCase brain = core::sample::makeBrainMr(20261121);
-  const auto path = dir_ / "brain.nii.gz";
-  core::writeVolumeFile(*brain.image, path);
-  bool shown = false;
-  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
-  window_->openPath(QString::fromStdString(path.string()));
-  ASSERT_TRUE(test::waitUntil([&] { return shown; }, 60000));
-  ASSERT_TRUE(waitSettled());
+  const core::sample::SampleCase& brain = brain_;
+  openBrain();
 
   app::AiController* ai = editing()->ai();
   ASSERT_TRUE(test::waitUntil([&] { return ai->connected(); }));
@@ -46,12 +72,6 @@ TEST_F(AiAutomaticModelTest, RunProposesTheSampleBrainStructuresAndAcceptNamesTh
   ASSERT_TRUE(ai->accept());
   ASSERT_TRUE(waitSettled());
   const auto map = session()->activeMap();
-  const auto segmentNamed = [&](const std::string& name) -> const core::Segment* {
-    const auto& s = map->segments();
-    const auto it =
-        std::find_if(s.begin(), s.end(), [&](const core::Segment& x) { return x.name == name; });
-    return it == s.end() ? nullptr : &*it;
-  };
   for (const std::string& name : annotation::LocalEngineBackend::brainMrLabels()) {
     EXPECT_NE(segmentNamed(name), nullptr) << name;
   }
@@ -70,4 +90,48 @@ TEST_F(AiAutomaticModelTest, RunProposesTheSampleBrainStructuresAndAcceptNamesTh
   window_->action("edit.undo")->trigger();
   ASSERT_TRUE(waitSettled());
   EXPECT_EQ(countLabel(), 0u) << "Accept was one undo step";
+}
+
+TEST_F(AiAutomaticModelTest, LabelRulesSendAProposedLabelToAChosenSegmentOrSkipIt) {
+  ForgetRules forget;
+  openBrain();
+  // The annotator's own map has a segment "WM" for the white matter.
+  session()->ensureLabelMap();
+  ASSERT_TRUE(session()->renameSegment(session()->activeLabel(), QStringLiteral("WM")));
+  const std::uint16_t wm = session()->activeLabel();
+
+  app::AiController* ai = editing()->ai();
+  ASSERT_TRUE(test::waitUntil([&] { return ai->connected(); }));
+  const QString model = QString::fromLatin1(annotation::LocalEngineBackend::kBrainMrModel);
+  ai->setModel(model);
+  ai->run();
+  ASSERT_TRUE(test::waitUntil([&] { return !ai->busy() && ai->hasProposal(); }, 120000));
+  ASSERT_TRUE(editing()->aiDock()->labelsButton()->isEnabled());
+
+  app::LabelMappingDialog* dialog = editing()->aiDock()->editLabels();
+  ASSERT_NE(dialog, nullptr);
+  ASSERT_EQ(dialog->table()->rowCount(), 4);
+  for (int row = 0; row < 4; ++row) {
+    const QString label = dialog->table()->item(row, 0)->text();
+    QComboBox* choice = dialog->choice(row);
+    if (label == "White matter") {
+      choice->setCurrentIndex(choice->findText(QStringLiteral("Segment \u201cWM\u201d")));
+      ASSERT_GE(choice->currentIndex(), 3);
+    } else if (label == "Right hippocampus") {
+      choice->setCurrentIndex(2);  // Skip
+    }
+  }
+  QDir().mkpath(QStringLiteral(DELINEATE_SCREENSHOT_DIR));
+  EXPECT_TRUE(
+      dialog->grab().save(QStringLiteral(DELINEATE_SCREENSHOT_DIR "/ai-label-mapping.png")));
+  dialog->accept();
+  EXPECT_EQ(ai->labelRules(model).size(), 2u) << "kept for the model";
+
+  ASSERT_TRUE(ai->accept());
+  ASSERT_TRUE(waitSettled());
+  EXPECT_EQ(segmentNamed("White matter"), nullptr) << "went into WM instead";
+  EXPECT_EQ(segmentNamed("Right hippocampus"), nullptr) << "skipped";
+  EXPECT_NE(segmentNamed("Left hippocampus"), nullptr);
+  EXPECT_NE(segmentNamed("Lateral ventricles"), nullptr);
+  EXPECT_GT(countLabel(wm), 100000u);
 }
