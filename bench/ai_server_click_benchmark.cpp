@@ -42,6 +42,7 @@ annotation::BoxMask maskOf(const core::LabelMap& labels) {
 
 struct ClickCost {
   double clientSeconds = 0, serverSeconds = 0;
+  core::ai::InferTimings timings;
   std::size_t bytesSent = 0;
   bool sessionCreated = false;
 };
@@ -79,18 +80,27 @@ json simulate(const core::sample::SampleCase& c, const core::Segment& segment, i
         cost.serverSeconds = result.timings.serverSeconds.value_or(0);
         cost.bytesSent = result.timings.bytesSent;
         cost.sessionCreated = result.timings.sessionCreated;
+        cost.timings = result.timings;
         costs.push_back(cost);
         return maskOf(*result.labels);
       },
       progress);
 
   // Overhead of the clicks after the first (the first uploads the image into the session).
-  double overhead = 0, server = 0, bytes = 0;
+  // Where the overhead goes: sending, the wait beyond the server's own time (transport, the
+  // server's multipart answer), receiving, reading the label volume, and the rest (the
+  // reachability probe, request set-up, the multipart parse).
+  double overhead = 0, server = 0, bytes = 0, upload = 0, waitBeyond = 0, download = 0, decode = 0;
   int n = 0;
   for (std::size_t i = 1; i < costs.size(); ++i) {
+    const core::ai::InferTimings& t = costs[i].timings;
     overhead += costs[i].clientSeconds - costs[i].serverSeconds;
     server += costs[i].serverSeconds;
     bytes += double(costs[i].bytesSent);
+    upload += t.uploadSeconds;
+    waitBeyond += t.waitSeconds - costs[i].serverSeconds;
+    download += t.downloadSeconds;
+    decode += t.decodeSeconds;
     ++n;
   }
   const auto noc = [&](const annotation::ClickSimulation& s, double target) {
@@ -110,6 +120,12 @@ json simulate(const core::sample::SampleCase& c, const core::Segment& segment, i
       {"first_click_bytes_sent", costs.empty() ? 0 : costs.front().bytesSent},
       {"later_click_bytes_sent_mean", rounded(bytes / nn, 1)},
       {"client_overhead_ms_mean", rounded(1000 * overhead / nn, 10)},
+      {"overhead_ms",
+       {{"upload", rounded(1000 * upload / nn, 100)},
+        {"wait_beyond_server", rounded(1000 * waitBeyond / nn, 100)},
+        {"download", rounded(1000 * download / nn, 100)},
+        {"decode", rounded(1000 * decode / nn, 100)},
+        {"rest", rounded(1000 * (overhead - upload - waitBeyond - download - decode) / nn, 100)}}},
       {"server_ms_mean", rounded(1000 * server / nn, 10)},
       {"overhead_vs_server (target <= 0.10)", server > 0 ? rounded(overhead / server, 1000) : 0}};
 }

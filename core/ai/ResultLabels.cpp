@@ -1,6 +1,8 @@
 #include "core/ai/ResultLabels.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/Error.h"
 
@@ -27,15 +29,38 @@ std::vector<Segment> segmentsFor(const ResultLabelNames& names) {
   return segments;
 }
 
+// Integer voxels: one pass for the range (which vectorises), then a plain widening copy; a
+// value outside 0..65535 is refused. Floating point: checked voxel by voxel and rounded.
 template <class T>
 void convert(const T* in, std::uint16_t* out, std::size_t n, const std::string& server) {
-  for (std::size_t i = 0; i < n; ++i) {
-    const double v = static_cast<double>(in[i]);
-    if (!(v >= 0 && v <= 65535)) {
-      throw Error(ErrorKind::InvalidInput, server,
-                  "the returned label holds a value that is no label (" + std::to_string(v) + ")");
+  if constexpr (std::is_integral_v<T>) {
+    if constexpr (!std::is_same_v<T, std::uint8_t> && !std::is_same_v<T, std::uint16_t>) {
+      T lo = 0, hi = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        lo = std::min(lo, in[i]);
+        hi = std::max(hi, in[i]);
+      }
+      if (lo < 0 || static_cast<std::int64_t>(hi) > 65535) {
+        throw Error(ErrorKind::InvalidInput, server,
+                    "the returned label holds a value that is no label (" +
+                        std::to_string(lo < 0 ? static_cast<std::int64_t>(lo)
+                                              : static_cast<std::int64_t>(hi)) +
+                        ")");
+      }
     }
-    out[i] = static_cast<std::uint16_t>(v + 0.5);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i] = static_cast<std::uint16_t>(in[i]);
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = static_cast<double>(in[i]);
+      if (!(v >= 0 && v <= 65535)) {
+        throw Error(
+            ErrorKind::InvalidInput, server,
+            "the returned label holds a value that is no label (" + std::to_string(v) + ")");
+      }
+      out[i] = static_cast<std::uint16_t>(v + 0.5);
+    }
   }
 }
 

@@ -5,6 +5,8 @@
 #include <boost/asio/ssl.hpp>
 #include <chrono>
 #include <future>
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -58,23 +60,20 @@ class CppRestHttpClient : public HttpClient {
     const int port = uri.port() > 0 ? uri.port() : (https ? 443 : 80);
     const std::string server = uri.scheme() + "://" + uri.host() + ":" + std::to_string(port);
     HttpTimings timings;
-    try {
-      timings.connectSeconds = probeTcp(uri.host(), port, request.connectTimeout, progress);
-    } catch (const CancelledError&) {
-      throw;
-    } catch (const Error& e) {
-      throw Error(ErrorKind::Network, server, e.detail());
+    // The probe tells an unresolvable name, a refused connection and silence apart within the
+    // connect timeout; a server that answered moments ago is not probed again (a click every
+    // second would pay a TCP handshake each time).
+    const bool probe = !answeredRecently(server);
+    if (probe) {
+      try {
+        timings.connectSeconds = probeTcp(uri.host(), port, request.connectTimeout, progress);
+      } catch (const CancelledError&) {
+        throw;
+      } catch (const Error& e) {
+        throw Error(ErrorKind::Network, server, e.detail());
+      }
     }
-
-    http::client::http_client_config config;
-    config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(request.timeout));
-    config.set_validate_certificates(true);
-    if (!tls_.caFile.empty()) {
-      const std::string ca = tls_.caFile;
-      config.set_ssl_context_callback(
-          [ca](boost::asio::ssl::context& context) { context.load_verify_file(ca); });
-    }
-    http::client::http_client client(web::uri(server), config);
+    const std::shared_ptr<http::client::http_client> client = clientFor(server, request.timeout);
     http::http_request message(request.method);
     message.set_request_uri(uri.resource());
     for (const auto& [name, value] : request.headers) {
@@ -100,7 +99,7 @@ class CppRestHttpClient : public HttpClient {
 
     pplx::cancellation_token_source cancel;
     auto future = exchange->done.get_future();
-    client.request(message, cancel.get_token())
+    client->request(message, cancel.get_token())
         .then([exchange](http::http_response r) {
           HttpResponse out;
           out.status = r.status_code();
@@ -129,17 +128,23 @@ class CppRestHttpClient : public HttpClient {
     HttpResponse response;
     try {
       response = future.get();
+      answered(server);
     } catch (const http::http_exception& e) {
+      forget(server);
       const std::string what = e.what();
       if (what.find("timed out") != std::string::npos || e.error_code() == std::errc::timed_out) {
         throw Error(
             ErrorKind::Network, server,
             "no complete answer within " + std::to_string(request.timeout.count() / 1000) + " s");
       }
+      explainUnprobed(probe, uri.host(), port, request, progress, server);
       throw Error(ErrorKind::Network, server, describeFailure(what));
     } catch (const pplx::task_canceled&) {
+      forget(server);
       throw CancelledError();
     } catch (const std::exception& e) {
+      forget(server);
+      explainUnprobed(probe, uri.host(), port, request, progress, server);
       throw Error(ErrorKind::Network, server, describeFailure(e.what()));
     }
     const auto end = Clock::now();
@@ -159,7 +164,70 @@ class CppRestHttpClient : public HttpClient {
   }
 
  private:
+  static constexpr std::chrono::seconds kRecent{10};
+
+  // A request to a server that was not probed first failed: probe now, so that a server that
+  // went away is named as such ("cannot connect", "no answer") rather than as a failed exchange.
+  static void explainUnprobed(bool probed, const std::string& host, int port,
+                              const HttpRequest& request, ProgressSink& progress,
+                              const std::string& server) {
+    if (probed) {
+      return;
+    }
+    try {
+      probeTcp(host, port, request.connectTimeout, progress);
+    } catch (const CancelledError&) {
+      throw;
+    } catch (const Error& e) {
+      throw Error(ErrorKind::Network, server, e.detail());
+    }
+  }
+
+  // One cpprestsdk client per server and timeout, kept: its connections stay open between
+  // requests (HTTP keep-alive, and no new TLS handshake per click).
+  std::shared_ptr<http::client::http_client> clientFor(const std::string& server,
+                                                       std::chrono::milliseconds timeout) {
+    const std::string key = server + "|" + std::to_string(timeout.count());
+    std::lock_guard lock(mutex_);
+    auto& client = clients_[key];
+    if (!client) {
+      http::client::http_client_config config;
+      config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
+      config.set_validate_certificates(true);
+      if (!tls_.caFile.empty()) {
+        const std::string ca = tls_.caFile;
+        config.set_ssl_context_callback(
+            [ca](boost::asio::ssl::context& context) { context.load_verify_file(ca); });
+      }
+      client = std::make_shared<http::client::http_client>(web::uri(server), config);
+    }
+    return client;
+  }
+
+  bool answeredRecently(const std::string& server) {
+    std::lock_guard lock(mutex_);
+    const auto it = lastAnswer_.find(server);
+    return it != lastAnswer_.end() && Clock::now() - it->second < kRecent;
+  }
+
+  void answered(const std::string& server) {
+    std::lock_guard lock(mutex_);
+    lastAnswer_[server] = Clock::now();
+  }
+
+  // After a failure: probe again next time, on fresh connections.
+  void forget(const std::string& server) {
+    std::lock_guard lock(mutex_);
+    lastAnswer_.erase(server);
+    for (auto it = clients_.begin(); it != clients_.end();) {
+      it = it->first.rfind(server + "|", 0) == 0 ? clients_.erase(it) : std::next(it);
+    }
+  }
+
   TlsOptions tls_;
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<http::client::http_client>> clients_;
+  std::map<std::string, Clock::time_point> lastAnswer_;
 };
 
 }  // namespace

@@ -2,9 +2,11 @@
 // failures a user meets (nothing listening, a name that does not resolve, a server that never
 // answers, Cancel, TLS against a plain server), each with a message naming the server.
 #include <gtest/gtest.h>
+
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <atomic>
 
 #include <chrono>
 #include <nlohmann/json.hpp>
@@ -111,6 +113,46 @@ TEST(Http, NothingListeningIsReportedWithTheServer) {
   const std::string message = expectNetworkError(request, progress);
   EXPECT_NE(message.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << message;
   EXPECT_NE(message.find("cannot connect"), std::string::npos) << message;
+}
+
+TEST(Http, ConnectionsAreKeptAndAServerThatWentAwayIsStillNamedSo) {
+  const int port = freeLocalPort();
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/info/";
+  std::atomic<int> requests{0};
+  auto server = std::make_unique<HttpServer>("http://127.0.0.1:" + std::to_string(port),
+                                             [&requests](const ServerRequest&) {
+                                               ++requests;
+                                               HttpResponse out;
+                                               out.status = 200;
+                                               out.body = "{}";
+                                               return out;
+                                             });
+  const auto client = makeHttpClient();
+  HttpRequest request;
+  request.url = url;
+  NullProgress progress;
+  const HttpResponse first = client->send(request, progress);
+  EXPECT_GT(first.timings.connectSeconds, 0.0) << "the first request probes the server";
+  const HttpResponse second = client->send(request, progress);
+  EXPECT_EQ(second.status, 200);
+  EXPECT_EQ(second.timings.connectSeconds, 0.0) << "it answered moments ago: no probe";
+  EXPECT_EQ(requests.load(), 2);
+  // The server goes away between two clicks: the message still says what happened.
+  server.reset();
+  try {
+    client->send(request, progress);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot connect"), std::string::npos) << e.what();
+  }
+  // And it works again once the server is back.
+  server = std::make_unique<HttpServer>("http://127.0.0.1:" + std::to_string(port),
+                                        [](const ServerRequest&) {
+                                          HttpResponse out;
+                                          out.status = 200;
+                                          return out;
+                                        });
+  EXPECT_EQ(client->send(request, progress).status, 200);
 }
 
 TEST(Http, ANameThatDoesNotResolveIsSaidSo) {
