@@ -1,0 +1,186 @@
+// Hanging protocols as data: the built-in set, a site's JSON with its errors named by file and
+// line, and which image goes into which viewport whatever order the images come in.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "TempDir.h"
+#include "core/Error.h"
+#include "core/mammo/HangingAssignment.h"
+#include "core/mammo/HangingProtocol.h"
+
+using namespace delineate::core;
+using namespace delineate::core::mammo;
+
+namespace {
+
+// The "<where>: <detail>" of the error `text` raises.
+std::string errorOf(const std::string& text) {
+  try {
+    parseHangingProtocols(text, "site.json");
+  } catch (const Error& e) {
+    return e.where() + ": " + e.detail();
+  }
+  ADD_FAILURE() << "no error for:\n" << text;
+  return {};
+}
+
+MammoView view(const std::string& id, Laterality l, ViewCode v, const std::string& study,
+               const std::string& date, const std::string& time = "100000") {
+  MammoView m;
+  m.id = id;
+  m.laterality = l;
+  m.view = v;
+  m.studyUid = study;
+  m.studyDate = date;
+  m.acquisitionTime = time;
+  return m;
+}
+
+const std::string kValid = R"({
+  "protocols": [
+    {"id": "site-2x1", "name": "CCs stacked", "rows": 2, "columns": 1,
+     "viewports": [{"laterality": "R", "view": "CC"},
+                   {"laterality": "L", "view": "CC", "chestWall": "right"}]}
+  ],
+  "sequence": ["site-2x1", "mammo-4up"]
+})";
+
+}  // namespace
+
+TEST(HangingProtocols, TheBuiltInSetHasTheScreeningLayoutsMirrored) {
+  const HangingProtocolSet& set = builtinHangingProtocols();
+  const HangingProtocol* four = set.find("mammo-4up");
+  ASSERT_NE(four, nullptr);
+  EXPECT_EQ(four->rows, 2);
+  EXPECT_EQ(four->columns, 2);
+  ASSERT_EQ(four->viewports.size(), 4u);
+  EXPECT_EQ(four->viewports[0].laterality, Laterality::Right);
+  EXPECT_EQ(four->viewports[0].view, ViewCode::CC);
+  EXPECT_EQ(four->viewports[0].chestWall, ChestWall::Right) << "R faces L across the middle";
+  EXPECT_EQ(four->viewports[1].laterality, Laterality::Left);
+  EXPECT_EQ(four->viewports[1].chestWall, ChestWall::Left);
+  EXPECT_EQ(four->viewports[3].view, ViewCode::MLO);
+  const HangingProtocol* eight = set.find("mammo-8up");
+  ASSERT_NE(eight, nullptr);
+  EXPECT_EQ(eight->viewports[4].study, StudyChoice::Prior);
+  EXPECT_EQ(set.sequence.front(), "mammo-4up");
+  for (const std::string& id : set.sequence) {
+    EXPECT_NE(set.find(id), nullptr) << id;
+  }
+}
+
+TEST(HangingProtocols, ASiteFileAddsProtocolsAndItsSequence) {
+  const HangingProtocolSet site = parseHangingProtocols(kValid, "site.json");
+  ASSERT_EQ(site.protocols.size(), 1u);
+  EXPECT_EQ(site.protocols[0].viewports[1].chestWall, ChestWall::Right);
+  EXPECT_EQ(site.protocols[0].viewports[0].chestWall, ChestWall::Right) << "default: R right";
+  HangingProtocolSet all = builtinHangingProtocols();
+  const std::size_t before = all.protocols.size();
+  all.merge(site);
+  EXPECT_EQ(all.protocols.size(), before + 1);
+  EXPECT_EQ(all.sequence, (std::vector<std::string>{"site-2x1", "mammo-4up"}));
+
+  delineate::test::TempDir dir;
+  std::ofstream(dir / "site.json") << kValid;
+  EXPECT_EQ(readHangingProtocols(dir / "site.json").protocols[0].id, "site-2x1");
+  try {
+    readHangingProtocols(dir / "absent.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), (dir / "absent.json").string());
+  }
+}
+
+TEST(HangingProtocols, ErrorsNameTheFileAndLine) {
+  EXPECT_EQ(errorOf("{\n  \"protocols\": [\n    {\"id\": \"x\",, }\n  ]\n}")
+                .rfind("site.json:3: not JSON", 0),
+            0u);
+  std::string bad = kValid;
+  bad.replace(bad.find("\"view\": \"CC\", \"chestWall\""), 12, "\"view\": \"CCX\"");
+  EXPECT_EQ(errorOf(bad).rfind("site.json:5: unknown view \"CCX\"", 0), 0u) << errorOf(bad);
+  bad = kValid;
+  bad.replace(bad.find("\"rows\": 2"), 9, "\"rows\": 3");
+  EXPECT_EQ(errorOf(bad), "site.json:3: protocol \"site-2x1\" has 2 viewports for a 3x1 grid");
+  bad = kValid;
+  bad.replace(bad.find("\"laterality\": \"R\""), 17, "\"laterality\": \"B\"");
+  EXPECT_EQ(errorOf(bad).rfind("site.json:4: unknown laterality \"B\"", 0), 0u) << errorOf(bad);
+  bad = kValid;
+  bad.replace(bad.find("\"mammo-4up\""), 11, "\"mammo-5up\"");
+  EXPECT_EQ(errorOf(bad), "site.json:7: the sequence names \"mammo-5up\", which is no protocol");
+  const std::string twice = R"({"protocols": [
+    {"id": "a", "rows": 1, "columns": 1, "viewports": [{"laterality": "R", "view": "CC"}]},
+    {"id": "a", "rows": 1, "columns": 1, "viewports": [{"laterality": "L", "view": "CC"}]}]})";
+  EXPECT_EQ(errorOf(twice), "site.json:3: the id \"a\" is used twice");
+  const std::string noViewports =
+      "{\"protocols\": [\n{\"id\": \"b\", \"rows\": 1, \"columns\": 1}]}";
+  EXPECT_EQ(errorOf(noViewports), "site.json:2: missing \"viewports\" (a list)");
+  EXPECT_EQ(errorOf("[1, 2]"), "site.json:1: expected an object with a \"protocols\" list");
+}
+
+TEST(HangingAssignment, ImagesGoToTheirViewportsWhateverTheOrder) {
+  const std::vector<MammoView> views = {
+      view("lmlo", Laterality::Left, ViewCode::MLO, "s2", "20261101"),
+      view("rcc", Laterality::Right, ViewCode::CC, "s2", "20261101"),
+      view("old-rcc", Laterality::Right, ViewCode::CC, "s1", "20241030"),
+      view("rmlo", Laterality::Right, ViewCode::MLO, "s2", "20261101"),
+      view("lcc", Laterality::Left, ViewCode::CC, "s2", "20261101")};
+  const Hanging h = hang(*builtinHangingProtocols().find("mammo-4up"), views);
+  EXPECT_EQ(h.currentStudy, "s2") << "the latest study is the current one";
+  EXPECT_EQ(h.priorStudy, "s1");
+  ASSERT_EQ(h.viewports.size(), 4u);
+  const char* expected[] = {"rcc", "lcc", "rmlo", "lmlo"};
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(h.viewports[std::size_t(i)].image.has_value()) << i;
+    EXPECT_EQ(views[*h.viewports[std::size_t(i)].image].id, expected[i]);
+  }
+  EXPECT_TRUE(h.notes.empty()) << h.notes.front();
+}
+
+TEST(HangingAssignment, PriorsDuplicatesProcessingAndMissingViewsAreSaid) {
+  std::vector<MammoView> views = {
+      view("rcc-early", Laterality::Right, ViewCode::CC, "s3", "20261101", "090000"),
+      view("rcc-retake", Laterality::Right, ViewCode::CC, "s3", "20261101", "091500"),
+      view("lcc", Laterality::Left, ViewCode::CC, "s3", "20261101"),
+      view("rmlo-raw", Laterality::Right, ViewCode::MLO, "s3", "20261101"),
+      view("unknown", Laterality::Unknown, ViewCode::CC, "s3", "20261101"),
+      view("prior-rcc", Laterality::Right, ViewCode::CC, "s2", "20251101"),
+      view("older-rcc", Laterality::Right, ViewCode::CC, "s1", "20241101"),
+      view("spot", Laterality::Left, ViewCode::CC, "s3", "20261101", "120000")};
+  views[3].forProcessing = true;
+  views[7].spot = true;
+  const Hanging h = hang(*builtinHangingProtocols().find("mammo-8up"), views);
+  EXPECT_EQ(h.priorStudy, "s2") << "the most recent earlier study";
+  const auto shown = [&](std::size_t viewport) {
+    return h.viewports[viewport].image ? views[*h.viewports[viewport].image].id : std::string();
+  };
+  EXPECT_EQ(shown(0), "rcc-retake") << "the latest acquisition of duplicates";
+  EXPECT_EQ(shown(1), "lcc") << "not the spot compression view";
+  EXPECT_EQ(shown(2), "rmlo-raw") << "processing-only is shown when it is all there is";
+  EXPECT_EQ(shown(4), "prior-rcc");
+  // The L MLO is missing: its viewport shows the image without laterality instead.
+  EXPECT_EQ(shown(3), "unknown");
+  EXPECT_FALSE(h.viewports[3].asked);
+  const std::vector<std::string> expected = {
+      "2 images for R CC (current): the latest is shown",
+      "R MLO (current) exists only for processing (raw detector data): shown as it is",
+      "L MLO (current) is missing",
+      "L CC (prior) is missing",
+      "R MLO (prior) is missing",
+      "L MLO (prior) is missing",
+      "an image without laterality (unknown) could not be placed by the protocol"};
+  EXPECT_EQ(h.notes, expected);
+
+  // Presentation images win over processing ones of the same view.
+  views.push_back(view("rmlo", Laterality::Right, ViewCode::MLO, "s3", "20261101", "080000"));
+  const Hanging again = hang(*builtinHangingProtocols().find("mammo-4up"), views);
+  EXPECT_EQ(views[*again.viewports[2].image].id, "rmlo");
+
+  // A chosen current study; no earlier one means an empty prior row, said once per view.
+  const Hanging first = hang(*builtinHangingProtocols().find("mammo-8up"), views, "s1");
+  EXPECT_EQ(first.currentStudy, "s1");
+  EXPECT_TRUE(first.priorStudy.empty());
+  EXPECT_EQ(std::count_if(first.notes.begin(), first.notes.end(),
+                          [](const std::string& n) { return n.rfind("no prior study", 0) == 0; }),
+            4);
+}
