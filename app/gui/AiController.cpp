@@ -13,7 +13,10 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/ServerSignIn.h"
 #include "app/gui/ToolController.h"
-#include "plugins/clara-aiaa/ClaraAiaaBackend.h"
+#include "app/plugins/PluginHost.h"
+#include "core/Error.h"
+// The one backend the app knows by type: MONAI Label's sign-in (ServerSignIn) is not part of
+// core::ai::AiBackend yet. The plugin makes the object; the cast below finds it by its type name.
 #include "plugins/monai-label/MonaiLabelBackend.h"
 #include "viewers/LabelDisplayState.h"
 #include "viewers/MarkerState.h"
@@ -28,6 +31,12 @@ constexpr const char* kLabelRulesKey = "ai/labelRules/";
 // A settings entry of a Clara AIAA server: this prefix, then its URL (a bare URL: MONAI Label).
 constexpr const char* kClaraPrefix = "clara-aiaa ";
 constexpr double kProposalOpacity = 0.6;
+
+// For the status line of a backend whose plugin the host did not load.
+QString missingPlugin(const QString& kind) {
+  return AiController::tr("the \"%1\" plugin is not installed (searched %2)")
+      .arg(kind, PluginHost::application().directories().join(QStringLiteral(", ")));
+}
 
 // The index axis of `grid` closest to a view's slice normal.
 int nearestAxis(const core::ImageGeometry& grid, const core::Vec3& normal) {
@@ -59,25 +68,42 @@ struct Proposal {
 }  // namespace
 
 AiController::Backend AiController::serverBackend(const QString& entry) {
-  if (entry.startsWith(QLatin1String(kClaraPrefix))) {
-    const QString url = entry.mid(int(qstrlen(kClaraPrefix)));
-    plugins::ClaraServerConfig config;
-    config.url = url.toStdString();
-    return {tr("Clara AIAA at %1").arg(url),
-            url,
-            entry,
-            std::make_shared<plugins::ClaraAiaaBackend>(config),
-            std::nullopt,
-            {}};
+  const bool clara = entry.startsWith(QLatin1String(kClaraPrefix));
+  Backend b;
+  b.url = clara ? entry.mid(int(qstrlen(kClaraPrefix))) : entry;
+  b.entry = entry;
+  b.kind = QLatin1String(clara ? "clara-aiaa" : "monai-label");
+  const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind);
+  b.name =
+      tr("%1 at %2").arg(factory ? QString::fromStdString(factory->displayName()) : b.kind, b.url);
+  if (!factory) {
+    b.note = missingPlugin(b.kind);
+    return b;
   }
-  plugins::MonaiServerConfig config;
-  config.url = entry.toStdString();
-  return {tr("MONAI Label at %1").arg(entry),
-          entry,
-          entry,
-          std::make_shared<plugins::MonaiLabelBackend>(config),
-          std::nullopt,
-          {}};
+  plugins::BackendSettings settings;
+  settings.url = b.url.toStdString();
+  try {
+    b.backend = factory->create(settings);
+  } catch (const core::Error& e) {
+    b.note = QString::fromStdString(e.what());
+  }
+  return b;
+}
+
+AiController::Backend AiController::builtinEngine() {
+  Backend b;
+  b.kind = QStringLiteral("builtin");
+  if (const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind)) {
+    b.name = QString::fromStdString(factory->displayName());
+    b.backend = factory->create({});
+    return b;
+  }
+  // The app must work offline even when its plugin folder is damaged: the engine is linked in.
+  b.name = tr("Built-in engine");
+  b.backend = std::make_shared<annotation::LocalEngineBackend>();
+  b.kind.clear();
+  b.note = missingPlugin(QStringLiteral("builtin")) + tr(", so the copy inside the app runs");
+  return b;
 }
 
 AiController::AiController(EditSession* session, ToolController* tools,
@@ -91,12 +117,7 @@ AiController::AiController(EditSession* session, ToolController* tools,
       infoJobs_(new JobRunner(this)),
       signIn_(new ServerSignIn(this)) {
   connect(signIn_, &ServerSignIn::signInRequired, this, &AiController::signInRequired);
-  backends_.push_back({tr("Built-in engine"),
-                       {},
-                       {},
-                       std::make_shared<annotation::LocalEngineBackend>(),
-                       std::nullopt,
-                       {}});
+  backends_.push_back(builtinEngine());
   for (const QString& url : QSettings().value(QLatin1String(kServersKey)).toStringList()) {
     backends_.push_back(serverBackend(url));
   }
@@ -172,6 +193,15 @@ int AiController::addServer(const QString& url, ServerKind kind) {
 void AiController::refresh() {
   const int index = current_;
   std::shared_ptr<core::ai::AiBackend> backend = backends_[static_cast<std::size_t>(index)].backend;
+  if (!backend) {  // its plugin is missing: nothing to ask
+    Backend& b = backends_[static_cast<std::size_t>(index)];
+    b.info.reset();
+    b.status = b.note;
+    model_.clear();
+    Q_EMIT modelsChanged();
+    Q_EMIT statusChanged(b.status);
+    return;
+  }
   backends_[static_cast<std::size_t>(index)].status = tr("connecting…");
   Q_EMIT statusChanged(backends_[static_cast<std::size_t>(index)].status);
   auto monai = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(backend);
@@ -201,6 +231,9 @@ void AiController::refresh() {
         if (monai && !signIn_->note(b.url).isEmpty()) {
           b.status += QStringLiteral("; ") + signIn_->note(b.url);
           signIn_->keepRenewedToken(b.url, monai);
+        }
+        if (!b.note.isEmpty()) {
+          b.status += QStringLiteral("; ") + b.note;
         }
         b.info = std::move(answer.info);
         if (index == current_) {
@@ -328,9 +361,10 @@ void AiController::clearClicks() {
 
 void AiController::run() {
   const core::VolumePtr image = session_->image();
-  if (!image || model_.isEmpty()) {
-    Q_EMIT failed(model_.isEmpty() ? tr("No model: %1").arg(backends_[current_].status)
-                                   : tr("No image"));
+  const bool noBackend = !backends_[static_cast<std::size_t>(current_)].backend;  // no plugin
+  if (!image || model_.isEmpty() || noBackend) {
+    Q_EMIT failed(model_.isEmpty() || noBackend ? tr("No model: %1").arg(backends_[current_].status)
+                                                : tr("No image"));
     return;
   }
   core::ai::InferRequest request = interaction_.request(model_.toStdString(), image, segmentName());

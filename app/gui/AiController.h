@@ -1,10 +1,10 @@
 #pragma once
-// AI-assisted segmentation in the app: the backends (the built-in engine, and MONAI Label servers
-// from the settings), the click tools, the markers on the views, inference as a cancellable job
-// (a click while one runs cancels it and asks again), the proposal drawn semi-transparent, and
-// Accept (one undo step under the paint-over policy) / Reject / Freeze. The GUI never waits on
-// the network. Servers with sign-in on are signed in through ServerSignIn (keychain first, then
-// signInRequired for the dock's dialog).
+// AI-assisted segmentation in the app: the backends (made by the AI-backend plugins, see
+// PluginHost: the built-in engine, and the servers in the settings), the click tools, the markers
+// on the views, inference as a cancellable job (a click while one runs cancels it and asks again),
+// the proposal drawn semi-transparent, and Accept (one undo step under the paint-over policy) /
+// Reject / Freeze. The GUI never waits on the network. Servers with sign-in on are signed in
+// through ServerSignIn (keychain first, then signInRequired for the dock's dialog).
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -43,6 +43,8 @@ class AiController : public QObject {
     std::shared_ptr<core::ai::AiBackend> backend;
     std::optional<core::ai::ServerInfo> info;
     QString status;  // "connected", or what went wrong
+    QString kind;    // the plugin that made it ("builtin", "monai-label"); empty: the app itself
+    QString note;    // said after the status: that its plugin is missing
   };
 
   // What an Accept merged: per label of the map, the proposal's voxels as the AI gave them (the
@@ -122,7 +124,10 @@ class AiController : public QObject {
   void signInRequired(const QString& url, const QString& reason);
 
  private:
+  // Made by the plugin of their kind (PluginHost); a server whose plugin is missing has no
+  // backend, only a note saying so.
   static Backend serverBackend(const QString& entry);
+  static Backend builtinEngine();
   void needSignIn(int index, const QString& reason);
   void updateMarkers();
   void showProposal();

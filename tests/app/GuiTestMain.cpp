@@ -38,6 +38,11 @@ class GuiEnvironment : public ::testing::Environment {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The test binary does not sit beside the app's plugins (PluginHost's build-tree folder), so
+  // point the host at them, as a user would, unless the caller chose other plugins.
+  if (!qEnvironmentVariableIsSet("DELINEATE_PLUGIN_PATH")) {
+    qputenv("DELINEATE_PLUGIN_PATH", DELINEATE_APP_PLUGIN_DIR);
+  }
   ::testing::InitGoogleTest(&argc, argv);
   ::testing::AddGlobalTestEnvironment(new GuiEnvironment);
   return RUN_ALL_TESTS();

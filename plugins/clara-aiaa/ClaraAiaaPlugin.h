@@ -1,0 +1,20 @@
+#pragma once
+// The Clara AIAA v1 client as a run-time plugin: a thin Qt shell making ClaraAiaaBackend objects.
+#include <QObject>
+
+#include "plugins/api/AiBackendFactory.h"
+
+namespace delineate::plugins {
+
+class ClaraAiaaPlugin : public QObject, public AiBackendFactory {
+  Q_OBJECT
+  Q_PLUGIN_METADATA(IID DELINEATE_AI_BACKEND_FACTORY_IID FILE "clara-aiaa.json")
+  Q_INTERFACES(delineate::plugins::AiBackendFactory)
+
+ public:
+  std::string kind() const override { return "clara-aiaa"; }
+  std::string displayName() const override { return "Clara AIAA"; }
+  std::shared_ptr<core::ai::AiBackend> create(const BackendSettings& settings) const override;
+};
+
+}  // namespace delineate::plugins

@@ -1,0 +1,85 @@
+// The AI panel's backends come from the loaded plugins: the built-in engine is made by its plugin
+// and runs from the plugin's library (not the copy linked into the app), servers of each kind are
+// made by theirs, and a click on the bead still gives a proposal through the plugin.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QSettings>
+#include <typeinfo>
+
+#include "EditingTestSupport.h"
+#include "GuiTestSupport.h"
+#include "SyntheticCt.h"
+#include "app/gui/AiController.h"
+#include "app/gui/AiDock.h"
+#include "app/gui/EditingFeature.h"
+#include "app/plugins/PluginHost.h"
+#include "viewers/ViewLayout.h"
+
+using namespace delineate;
+using test::SyntheticCt;
+
+namespace {
+
+struct ForgetServers {
+  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
+};
+
+// The library whose code made `object` (where its type's RTTI lives).
+QString libraryOf(const core::ai::AiBackend& object) {
+  Dl_info where{};
+  if (dladdr(&typeid(object), &where) == 0 || where.dli_fname == nullptr) {
+    return {};
+  }
+  return QFileInfo(QString::fromLocal8Bit(where.dli_fname)).canonicalFilePath();
+}
+
+class AiPluginGuiTest : public test::EditingWindowTest {};
+
+}  // namespace
+
+TEST_F(AiPluginGuiTest, TheBackendListComesFromThePluginsAndTheEngineRunsInsideItsPlugin) {
+  ForgetServers forget;
+  const app::PluginHost& host = app::PluginHost::application();
+  const plugins::AiBackendFactory* builtin = host.factory(QStringLiteral("builtin"));
+  ASSERT_NE(builtin, nullptr) << "searched " << host.directories().join(", ").toStdString();
+  app::AiController* ai = editing()->ai();
+  QComboBox* list = editing()->aiDock()->backendCombo();
+
+  const app::AiController::Backend& engine = ai->backends()[0];
+  EXPECT_EQ(engine.kind, QStringLiteral("builtin"));
+  EXPECT_TRUE(engine.note.isEmpty()) << engine.note.toStdString();
+  EXPECT_EQ(list->itemText(0), QString::fromStdString(builtin->displayName()));
+  EXPECT_EQ(libraryOf(*engine.backend), host.reportFor(QStringLiteral("builtin"))->file)
+      << "the engine's code is the plugin's";
+
+  const QString url = QStringLiteral("http://127.0.0.1:9");
+  const int monai = ai->addServer(url, app::AiController::ServerKind::MonaiLabel);
+  const int clara = ai->addServer(url, app::AiController::ServerKind::ClaraAiaa);
+  for (const auto& [index, kind] :
+       {std::pair(monai, "monai-label"), std::pair(clara, "clara-aiaa")}) {
+    const app::AiController::Backend& server = ai->backends()[std::size_t(index)];
+    EXPECT_EQ(server.kind, QLatin1String(kind));
+    ASSERT_NE(server.backend, nullptr);
+    EXPECT_EQ(libraryOf(*server.backend), host.reportFor(QLatin1String(kind))->file);
+  }
+  ASSERT_EQ(list->count(), 3);
+  EXPECT_EQ(list->itemText(monai), QStringLiteral("MONAI Label at http://127.0.0.1:9"));
+  EXPECT_EQ(list->itemText(clara), QStringLiteral("Clara AIAA at http://127.0.0.1:9"));
+
+  ai->setBackend(0);
+  ASSERT_TRUE(test::waitUntil([&] { return ai->connected(); })) << engine.status.toStdString();
+  window_->views()->state()->setCursor(SyntheticCt::kBead);
+  window_->action("tool.aiClick")->trigger();
+  click(view(0), SyntheticCt::kBead);
+  ASSERT_TRUE(test::waitUntil([&] { return !ai->busy() && ai->hasProposal(); }, 60000));
+  const auto& p = ai->interaction().proposal();
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < p->voxelCount(); ++i) {
+    n += p->data()[i] != 0;
+  }
+  EXPECT_GT(n, 150u) << "the bead, segmented by the plugin's engine";
+  EXPECT_LT(n, 320u);
+}
