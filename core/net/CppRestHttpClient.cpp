@@ -1,5 +1,6 @@
 // HttpClient over cpprestsdk (the only file of the client that includes it).
 #include <cpprest/http_client.h>
+#include <openssl/ssl.h>
 
 #include <atomic>
 #include <boost/asio/ssl.hpp>
@@ -233,6 +234,12 @@ class CppRestHttpClient : public HttpClient {
 }  // namespace
 
 std::unique_ptr<HttpClient> makeHttpClient(const TlsOptions& tls) {
+  // OpenSSL must not clean itself up at exit: cpprestsdk's thread pool is torn down after
+  // OpenSSL's exit handler, and a TLS connection it still frees then waits forever on a lock
+  // OpenSSL has destroyed (the process hangs on quit after a failed HTTPS exchange). Called
+  // before cpprestsdk first touches OpenSSL.
+  static std::once_flag once;
+  std::call_once(once, [] { OPENSSL_init_ssl(OPENSSL_INIT_NO_ATEXIT, nullptr); });
   return std::make_unique<CppRestHttpClient>(tls);
 }
 

@@ -32,9 +32,12 @@ class AiAutomaticModelTest : public test::EditingWindowTest {
     const auto path = dir_ / "brain.nii.gz";
     core::writeVolumeFile(*brain_.image, path);
     bool shown = false;
-    QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
+    const QMetaObject::Connection connection =
+        QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
     window_->openPath(QString::fromStdString(path.string()));
-    ASSERT_TRUE(test::waitUntil([&] { return shown; }, 60000));
+    const bool ok = test::waitUntil([&] { return shown; }, 60000);
+    QObject::disconnect(connection);
+    ASSERT_TRUE(ok);
     ASSERT_TRUE(waitSettled());
   }
 

@@ -37,9 +37,13 @@ void EditingWindowTest::SetUp() {
   QObject::connect(window_->editing(), &app::EditingFeature::errorShown,
                    [this](const QString& m) { errors_.push_back(m); });
   bool shown = false;
-  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
+  // Disconnected before `shown` goes: a later image shown by the test must not write to it.
+  const QMetaObject::Connection connection =
+      QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
   window_->openPath(QString::fromStdString(path.string()));
-  ASSERT_TRUE(waitUntil([&] { return shown; }, 60000));
+  const bool ok = waitUntil([&] { return shown; }, 60000);
+  QObject::disconnect(connection);
+  ASSERT_TRUE(ok);
   ASSERT_TRUE(waitSettled());
   centre_ = window_->views()->state()->cursor();
 }
