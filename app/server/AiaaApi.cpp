@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "app/server/JsonAnswer.h"
 #include "core/Error.h"
 #include "core/ai/Multipart.h"
 #include "core/ai/VolumeBytes.h"
@@ -16,16 +17,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-net::HttpResponse aiaaAnswer(int status, const json& body) {
-  net::HttpResponse r;
-  r.status = status;
-  r.headers = {{"Content-Type", "application/json"}};
-  r.body = body.dump();
-  return r;
-}
-
 net::HttpResponse aiaaError(int status, const std::string& type, const std::string& message) {
-  return aiaaAnswer(status, {{"error", {{"message", json::array({message})}, {"type", type}}},
+  return jsonAnswer(status, {{"error", {{"message", json::array({message})}, {"type", type}}},
                              {"success", false}});
 }
 
@@ -123,7 +116,7 @@ net::HttpResponse AiaaApi::models(const net::ServerRequest& r) {
   for (const ai::MonaiModel& m : info.models) {
     const json j = modelJson(m);
     if (!name.empty() && m.name == name) {
-      return aiaaAnswer(200, j);
+      return jsonAnswer(200, j);
     }
     if (name.empty() && (type.empty() || j["type"] == type)) {
       list.push_back(j);
@@ -132,7 +125,7 @@ net::HttpResponse AiaaApi::models(const net::ServerRequest& r) {
   if (!name.empty()) {
     return aiaaError(404, "NotFound", "Model '" + name + "' Not Found");
   }
-  return aiaaAnswer(200, list);
+  return jsonAnswer(200, list);
 }
 
 net::HttpResponse AiaaApi::infer(const std::string& route, const net::ServerRequest& r) {

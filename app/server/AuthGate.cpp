@@ -5,6 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "app/server/JsonAnswer.h"
 #include "core/Error.h"
 
 namespace delineate::server {
@@ -13,14 +14,6 @@ namespace net = core::net;
 using nlohmann::json;
 
 namespace {
-
-net::HttpResponse jsonAnswer(int status, const json& body) {
-  net::HttpResponse r;
-  r.status = status;
-  r.headers = {{"Content-Type", "application/json"}};
-  r.body = body.dump();
-  return r;
-}
 
 // A 401 as FastAPI's security dependencies send it: the detail plus the challenge header.
 net::HttpResponse unauthorized(const std::string& detail) {

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/server/JsonAnswer.h"
 #include "core/Error.h"
 #include "core/ai/Multipart.h"
 #include "core/ai/VolumeBytes.h"
@@ -18,14 +19,6 @@ using nlohmann::json;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-net::HttpResponse jsonAnswer(int status, const json& body) {
-  net::HttpResponse r;
-  r.status = status;
-  r.headers = {{"Content-Type", "application/json"}};
-  r.body = body.dump();
-  return r;
-}
 
 net::HttpResponse detail(int status, const std::string& text) {
   return jsonAnswer(status, {{"detail", text}});

@@ -65,7 +65,7 @@ enum class MonaiModelGroup {
   Deepedit,
   Scribbles,
   ExtremePoints,  // "dextr3d": six extreme points of one structure (the built-in engine, Clara)
-  Others,  // "annotation", "classification", "detection", "others": no voxel result to merge
+  Others,         // "annotation", "classification", "detection", "others": no voxel result to merge
 };
 
 const char* toString(MonaiModelGroup group);

@@ -108,8 +108,7 @@ ai::AiaaModel ClaraAiaaBackend::modelNamed(const std::string& name, core::Progre
 }
 
 std::string ClaraAiaaBackend::sessionFor(const core::Volume& image) {
-  std::lock_guard lock(mutex_);
-  return !sessionImage_.expired() && sessionImageRaw_ == &image ? sessionId_ : std::string();
+  return sessions_.idFor(image);
 }
 
 std::string ClaraAiaaBackend::createSession(const core::Volume& image, ai::InferTimings& timings,
@@ -148,10 +147,7 @@ ClaraAiaaBackend::Answer ClaraAiaaBackend::post(const std::string& route, const 
       sessionId = sessionFor(*image);
       if (sessionId.empty()) {
         sessionId = createSession(*image, timings, progress);
-        std::lock_guard lock(mutex_);
-        sessionImage_ = image;
-        sessionImageRaw_ = image.get();
-        sessionId_ = sessionId;
+        sessions_.remember(image, sessionId);
       }
     }
     ai::MultipartEncoder form;
@@ -178,9 +174,7 @@ ClaraAiaaBackend::Answer ClaraAiaaBackend::post(const std::string& route, const 
         answer.error && (answer.error->kind == ai::ServerErrorKind::SessionExpired ||
                          answer.error->kind == ai::ServerErrorKind::SessionNotFound);
     if (expired && attempt == 0 && !sessionId.empty()) {
-      std::lock_guard lock(mutex_);
-      sessionId_.clear();  // the server let it expire: create it again and retry, once
-      sessionImageRaw_ = nullptr;
+      sessions_.forget();  // the server let it expire: create it again and retry, once
       continue;
     }
     if (answer.error) {

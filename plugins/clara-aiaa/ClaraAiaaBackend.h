@@ -15,6 +15,7 @@
 
 #include "core/ai/AiBackend.h"
 #include "core/ai/AiaaModels.h"
+#include "core/ai/ImageSessionCache.h"
 #include "core/net/HttpClient.h"
 
 namespace delineate::plugins {
@@ -69,9 +70,7 @@ class ClaraAiaaBackend : public core::ai::AiBackend {
   std::unique_ptr<core::net::HttpClient> http_;
   std::mutex mutex_;
   std::optional<std::vector<core::ai::AiaaModel>> models_;
-  std::weak_ptr<const core::Volume> sessionImage_;
-  const core::Volume* sessionImageRaw_ = nullptr;
-  std::string sessionId_;
+  core::ai::ImageSessionCache sessions_;
 };
 
 }  // namespace delineate::plugins

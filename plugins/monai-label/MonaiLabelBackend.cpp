@@ -100,8 +100,7 @@ ai::ServerInfo MonaiLabelBackend::info(core::ProgressSink& progress) {
 }
 
 std::string MonaiLabelBackend::sessionFor(const core::Volume& image) {
-  std::lock_guard lock(mutex_);
-  return !sessionImage_.expired() && sessionImageRaw_ == &image ? sessionId_ : std::string();
+  return sessions_.idFor(image);
 }
 
 std::string MonaiLabelBackend::createSession(const core::Volume& image, ai::InferTimings& timings,
@@ -204,10 +203,7 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
       sessionId = sessionFor(*request.image);
       if (sessionId.empty()) {
         sessionId = createSession(*request.image, result.timings, progress);
-        std::lock_guard lock(mutex_);
-        sessionImage_ = request.image;
-        sessionImageRaw_ = request.image.get();
-        sessionId_ = sessionId;
+        sessions_.remember(request.image, sessionId);
       }
     }
     ai::MultipartEncoder form;
@@ -229,9 +225,7 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
     }
     if (answer.error && answer.error->kind == ai::ServerErrorKind::SessionNotFound &&
         attempt == 0 && !sessionId.empty()) {
-      std::lock_guard lock(mutex_);
-      sessionId_.clear();  // expired on the server: create it again, once
-      sessionImageRaw_ = nullptr;
+      sessions_.forget();  // expired on the server: create it again, once
       continue;
     }
     if (answer.error) {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/ai/AiBackend.h"
+#include "core/ai/ImageSessionCache.h"
 #include "core/net/HttpClient.h"
 #include "plugins/monai-label/MonaiAuth.h"
 
@@ -86,9 +87,7 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   MonaiAuth auth_;
   std::mutex mutex_;
   std::optional<core::ai::ServerInfo> info_;
-  std::weak_ptr<const core::Volume> sessionImage_;
-  const core::Volume* sessionImageRaw_ = nullptr;
-  std::string sessionId_;
+  core::ai::ImageSessionCache sessions_;
 };
 
 }  // namespace delineate::plugins

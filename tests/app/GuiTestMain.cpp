@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <cstdlib>
 #include <memory>
 
@@ -28,11 +30,20 @@ class GuiEnvironment : public ::testing::Environment {
     app_ = std::make_unique<QApplication>(g_argc, g_argv);
     QApplication::setOrganizationName(QStringLiteral("DelineateTests"));
     QApplication::setApplicationName(QStringLiteral("delineate_app_tests"));
+    // Settings of this process only: ctest runs test processes side by side, and one test's
+    // servers or label rules must not show up in another's window.
+    settings_ = std::make_unique<QTemporaryDir>();
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_->path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_->path());
   }
-  void TearDown() override { app_.reset(); }
+  void TearDown() override {
+    app_.reset();
+    settings_.reset();
+  }
 
  private:
   std::unique_ptr<QApplication> app_;
+  std::unique_ptr<QTemporaryDir> settings_;
 };
 
 }  // namespace
