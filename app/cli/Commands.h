@@ -13,5 +13,6 @@ int runConvert(const Args& args);
 int runSeg(const Args& args);
 int runInfer(const Args& args);
 int runEval(const Args& args);
+int runHang(const Args& args);
 
 }  // namespace delineate::cli

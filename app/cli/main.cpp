@@ -23,6 +23,7 @@ void usage(std::FILE* out) {
                "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
                "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
                "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"
+               "  hang [--layout ID] DIR...  mammograms in the viewports of a hanging protocol\n"
                "  --version                  print the version\n");
 }
 
@@ -44,8 +45,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::map<std::string, std::function<int(const Args&)>> commands{
-      {"sample", runSample}, {"info", runInfo},   {"convert", runConvert},
-      {"seg", runSeg},       {"infer", runInfer}, {"eval", runEval}};
+      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
+      {"infer", runInfer},   {"eval", runEval}, {"hang", runHang}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

@@ -10,6 +10,7 @@
 #include <dcmtk/dcmdata/dcxfer.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -303,6 +304,36 @@ void DicomFileHeader::checkSizeAgainstFile(std::uintmax_t fileBytes) const {
   }
 }
 
+namespace {
+
+// View Code Sequence, View Modifier Code Sequence (spot compression, magnification), Presentation
+// Intent Type and the time of the image (for choosing the latest of duplicate views).
+void readMammographyView(DcmItem& ds, DicomFileHeader& h) {
+  DcmItem* view = nullptr;
+  if (ds.findAndGetSequenceItem(DCM_ViewCodeSequence, view, 0).good() && view != nullptr) {
+    h.viewCode = text(*view, DCM_CodeValue);
+    DcmItem* modifier = nullptr;
+    for (int i = 0;
+         view->findAndGetSequenceItem(DCM_ViewModifierCodeSequence, modifier, i).good() &&
+         modifier != nullptr;
+         ++i) {
+      std::string meaning = text(*modifier, DCM_CodeMeaning);
+      for (char& c : meaning) {
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+      }
+      h.spotCompression = h.spotCompression || meaning.find("spot") != std::string::npos;
+      h.magnification = h.magnification || meaning.find("magnif") != std::string::npos;
+    }
+  }
+  h.presentationIntent = text(ds, DCM_PresentationIntentType);
+  h.acquisitionTime = text(ds, DCM_AcquisitionTime);
+  if (h.acquisitionTime.empty()) {
+    h.acquisitionTime = text(ds, DCM_ContentTime);
+  }
+}
+
+}  // namespace
+
 DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxUid,
                                  const std::string& path) {
   DicomFileHeader h;
@@ -332,6 +363,7 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
   h.modality = text(ds, DCM_Modality);
   h.frameOfReferenceUid = text(ds, DCM_FrameOfReferenceUID);
   h.viewPosition = text(ds, DCM_ViewPosition);
+  readMammographyView(ds, h);
   h.laterality = text(ds, DCM_ImageLaterality);
   if (h.laterality.empty()) {
     h.laterality = text(ds, DCM_Laterality);

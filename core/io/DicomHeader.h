@@ -48,6 +48,14 @@ struct DicomFileHeader {
   std::string frameOfReferenceUid;
   std::string laterality;
   std::string viewPosition;
+  // Mammography (DX/MG): the View Code Sequence's code value (CID 4014) when View Position is
+  // empty, spot compression / magnification from the View Modifier Code Sequence, Presentation
+  // Intent Type ("FOR PRESENTATION" / "FOR PROCESSING") and the acquisition (else content) time.
+  std::string viewCode;
+  bool spotCompression = false;
+  bool magnification = false;
+  std::string presentationIntent;
+  std::string acquisitionTime;
 
   // Image Pixel module. isImage is false for objects without Rows/Columns (SR, KO, PR, ...).
   bool isImage = false;

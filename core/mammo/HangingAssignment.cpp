@@ -44,8 +44,9 @@ Hanging hang(const HangingProtocol& protocol, const std::vector<MammoView>& view
     }
   }
   for (const auto& [uid, date] : studies) {
-    if (uid != h.currentStudy && date <= currentDate) {
-      h.priorStudy = uid;  // the latest study not after the current one
+    // The latest study before the current one (a second study of the same day is no prior).
+    if (uid != h.currentStudy && (currentDate.empty() ? true : date < currentDate)) {
+      h.priorStudy = uid;
       break;
     }
   }

@@ -1,7 +1,7 @@
 #pragma once
 // Which image goes into which viewport of a hanging protocol, whatever order the images came
-// in: the current study (given, else the latest by date) and the most recent earlier study of
-// the same patient as the prior; per viewport the image of that breast, view and study, images
+// in: the current study (given, else the latest by date) and the most recent study of an
+// earlier date as the prior; per viewport the image of that breast, view and study, images
 // meant for display before those for processing, the latest acquisition among duplicates; spot
 // and magnification views are left to diagnostic protocols. Whatever cannot be done is said in
 // `notes` (a missing view, duplicates, processing-only images, images without laterality or

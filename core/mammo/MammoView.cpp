@@ -20,15 +20,16 @@ std::string upper(std::string s) {
 struct ViewName {
   ViewCode view;
   const char* text;
-  const char* code;  // CID 4014 (SNOMED-RT style, as the View Code Sequence carries it)
+  const char* code;  // CID 4014 in SNOMED-RT style (older objects)
+  const char* sct;   // the same in SNOMED CT (current objects); "" where we do not use one
 };
 
 constexpr ViewName kViews[] = {
-    {ViewCode::CC, "CC", "R-10242"},     {ViewCode::MLO, "MLO", "R-10226"},
-    {ViewCode::ML, "ML", "R-10224"},     {ViewCode::LM, "LM", "R-10228"},
-    {ViewCode::XCCL, "XCCL", "R-1024A"}, {ViewCode::XCCM, "XCCM", "R-1024B"},
-    {ViewCode::FB, "FB", "R-10234"},     {ViewCode::SIO, "SIO", "R-102D0"},
-    {ViewCode::LMO, "LMO", "R-10230"},   {ViewCode::AT, "AT", "R-102CF"},
+    {ViewCode::CC, "CC", "R-10242", "399162004"}, {ViewCode::MLO, "MLO", "R-10226", "399368009"},
+    {ViewCode::ML, "ML", "R-10224", "399260004"}, {ViewCode::LM, "LM", "R-10228", "399352003"},
+    {ViewCode::XCCL, "XCCL", "R-1024A", ""},      {ViewCode::XCCM, "XCCM", "R-1024B", ""},
+    {ViewCode::FB, "FB", "R-10234", ""},          {ViewCode::SIO, "SIO", "R-102D0", ""},
+    {ViewCode::LMO, "LMO", "R-10230", ""},        {ViewCode::AT, "AT", "R-102CF", ""},
 };
 
 }  // namespace
@@ -68,7 +69,7 @@ Laterality parseLaterality(const std::string& text) {
 ViewCode parseViewCode(const std::string& text) {
   const std::string t = upper(text);
   for (const ViewName& v : kViews) {
-    if (t == v.text || t == v.code) {
+    if (t == v.text || t == v.code || (*v.sct != '\0' && t == v.sct)) {
       return v.view;
     }
   }

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
+#include "RunCommand.h"
 #include "TempDir.h"
 #include "core/Error.h"
 #include "core/mammo/HangingAssignment.h"
@@ -183,4 +185,57 @@ TEST(HangingAssignment, PriorsDuplicatesProcessingAndMissingViewsAreSaid) {
   EXPECT_EQ(std::count_if(first.notes.begin(), first.notes.end(),
                           [](const std::string& n) { return n.rfind("no prior study", 0) == 0; }),
             4);
+}
+
+TEST(HangingAssignment, ASecondStudyOfTheSameDayIsNoPrior) {
+  const std::vector<MammoView> views = {
+      view("rcc", Laterality::Right, ViewCode::CC, "s2b", "20261101"),
+      view("rcc-copy", Laterality::Right, ViewCode::CC, "s2a", "20261101"),
+      view("rcc-2024", Laterality::Right, ViewCode::CC, "s1", "20241101")};
+  const Hanging h = hang(*builtinHangingProtocols().find("mammo-2up-rcc-prior"), views, "s2b");
+  EXPECT_EQ(h.priorStudy, "s1");
+  EXPECT_EQ(views[*h.viewports[1].image].id, "rcc-2024");
+}
+
+// The command line on the built-in sample: the 4-view screening study and its prior, read from
+// DICOM in whatever order the folder lists them.
+TEST(HangingCli, TheSampleStudyHangsInTheScreeningLayout) {
+  delineate::test::TempDir dir;
+  ASSERT_EQ(delineate::test::runCommand(std::string(DELINEATE_CLI) + " sample " +
+                                        dir.path().string() + " > /dev/null 2>&1"),
+            0);
+  std::string out;
+  ASSERT_EQ(
+      delineate::test::runCommand("(" + std::string(DELINEATE_CLI) + " hang --layout mammo-8up " +
+                                      (dir / "mammo/screening-2026").string() + " " +
+                                      (dir / "mammo/screening-2024").string() + " 2>/dev/null)",
+                                  &out),
+      0)
+      << out;
+  const nlohmann::json j = nlohmann::json::parse(out);
+  EXPECT_EQ(j["protocol"], "mammo-8up");
+  EXPECT_TRUE(j["notes"].empty()) << j["notes"].dump();
+  const char* expected[] = {"R_CC", "L_CC", "R_MLO", "L_MLO"};
+  for (int i = 0; i < 8; ++i) {
+    const std::string file = j["viewports"][std::size_t(i)]["file"].get<std::string>();
+    EXPECT_NE(file.find(std::string(i < 4 ? "screening-2026" : "screening-2024") + "/dicom/" +
+                        expected[i % 4]),
+              std::string::npos)
+        << i << ": " << file;
+  }
+  EXPECT_EQ(j["viewports"][0]["chest_wall"], "right");
+  EXPECT_EQ(j["viewports"][1]["chest_wall"], "left");
+
+  // A site's broken protocol file is named with its line; an unknown layout is a usage error.
+  std::ofstream(dir / "site.json") << "{\"protocols\": [\n  {\"id\": \"x\", \"rows\": 1}\n]}";
+  ASSERT_EQ(delineate::test::runCommand(std::string(DELINEATE_CLI) + " hang --protocols " +
+                                            (dir / "site.json").string() + " " +
+                                            dir.path().string() + " 2>&1",
+                                        &out),
+            1)
+      << out;
+  EXPECT_NE(out.find((dir / "site.json").string() + ":2"), std::string::npos) << out;
+  EXPECT_EQ(delineate::test::runCommand(std::string(DELINEATE_CLI) + " hang --layout nope " +
+                                        dir.path().string() + " > /dev/null 2>&1"),
+            2);
 }
