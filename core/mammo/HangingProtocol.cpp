@@ -1,9 +1,9 @@
 #include "core/mammo/HangingProtocol.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 
 #include "core/Error.h"
@@ -21,20 +21,29 @@ int lineAt(std::string_view text, std::size_t offset) {
 }
 
 // Where a field with a given value is written: the line of the `occurrence`-th (from 0)
-// `"key": value` in the text, value as JSON; 0 when not found. (nlohmann::json keeps no
+// `"key": value` in the text, value as compact JSON; 0 when not found. (nlohmann::json keeps no
 // positions; protocol files are small and this finds what a person would look for.)
 int lineOfField(std::string_view text, const std::string& key, const json& value,
                 int occurrence = 0) {
-  const std::string pattern =
-      "\"" + std::regex_replace(key, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-      R"("\s*:\s*)" +
-      std::regex_replace(value.dump(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)");
-  const std::regex re(pattern);
-  const std::string s(text);
-  auto it = std::sregex_iterator(s.begin(), s.end(), re);
-  for (int n = 0; it != std::sregex_iterator(); ++it, ++n) {
-    if (n == occurrence) {
-      return lineAt(text, std::size_t(it->position()));
+  const std::string quoted = "\"" + key + "\"";
+  const std::string written = value.dump();
+  int seen = 0;
+  for (std::size_t at = text.find(quoted); at != std::string_view::npos;
+       at = text.find(quoted, at + 1)) {
+    std::size_t p = at + quoted.size();
+    const auto skipSpace = [&] {
+      while (p < text.size() && std::isspace(static_cast<unsigned char>(text[p]))) {
+        ++p;
+      }
+    };
+    skipSpace();
+    if (p >= text.size() || text[p] != ':') {
+      continue;
+    }
+    ++p;
+    skipSpace();
+    if (text.compare(p, written.size(), written) == 0 && seen++ == occurrence) {
+      return lineAt(text, at);
     }
   }
   return 0;

@@ -52,6 +52,15 @@ void writeMonaiSeeds(const fs::path& folder) {
                  R"("deepgrow", "labels": [], "dimension": 2}}, "trainers": {"seg": {"config": )"
                  R"({"max_epochs": 50}}}, "strategies": {"random": {"description": "r"}}, )"
                  R"("datastore": {"total": 4, "completed": 2, "label_tags": {"final": 2}}})");
+  writeMonaiSeed(folder / "aiaa-models", 3, 0,
+                 R"([{"name": "clara_ct_annotation_spleen", "type": "annotation", )"
+                 R"("labels": ["spleen"], "padding": 20, "roi": [128, 128, 128], "sigma": 3}, )"
+                 R"({"name": "dg", "type": "deepgrow", "deepgrow": "2D", "labels": []}])");
+  writeMonaiSeed(folder / "hanging", 3, 0,
+                 "{\"protocols\": [\n {\"id\": \"x\", \"rows\": 1, \"columns\": 2, "
+                 "\"viewports\": [\n  {\"laterality\": \"R\", \"view\": \"CC\"},\n  "
+                 "{\"laterality\": \"L\", \"view\": \"MLO\", \"study\": \"prior\", "
+                 "\"chestWall\": \"left\"}]}],\n \"sequence\": [\"x\", \"mammo-4up\"]}");
   writeMonaiSeed(folder / "error500", 6, 11, "Internal Server Error");
   writeMonaiSeed(folder / "error429", 3, 9,
                  R"({"detail": "++++++++++ Train Task is Already Running"})");

@@ -1,8 +1,9 @@
 // libFuzzer harness: arbitrary bytes as a MONAI Label server answer. Byte 0 picks the
 // Content-Type (multipart with a fixed plain or quoted boundary, one read from the input up to
 // its first newline, JSON, octet-stream, none, text), byte 1 the HTTP status; the rest is the
-// body, fed to parseInferResponse, parseMultipart and parseMonaiInfo. Anything but a
-// core::Error is a finding, and so is a part that points outside the body.
+// body, fed to parseInferResponse, parseMultipart, parseMonaiInfo and Clara AIAA's
+// parseAiaaModels, and (as a site's file) to parseHangingProtocols. Anything but a core::Error is
+// a finding, and so is a part that points outside the body.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -11,9 +12,11 @@
 #include <vector>
 
 #include "core/Error.h"
+#include "core/ai/AiaaModels.h"
 #include "core/ai/InferResponse.h"
 #include "core/ai/MonaiInfo.h"
 #include "core/ai/Multipart.h"
+#include "core/mammo/HangingProtocol.h"
 
 using namespace delineate;
 
@@ -89,6 +92,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   core::ai::classifyServerAnswer(status, contentType, body);
   try {
     core::ai::parseMonaiInfo(body, "fuzz");
+  } catch (const core::Error&) {
+  }
+  try {
+    core::ai::aiaaInfo(core::ai::parseAiaaModels(body, "fuzz"), "fuzz");
+  } catch (const core::Error&) {
+  }
+  try {
+    core::mammo::parseHangingProtocols(body, "fuzz.json");
   } catch (const core::Error&) {
   }
   return 0;
