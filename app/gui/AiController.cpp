@@ -28,8 +28,9 @@ namespace {
 constexpr const char* kServersKey = "ai/servers";
 // Per model, where its labels go on Accept (JSON of annotation::LabelRules), under this prefix.
 constexpr const char* kLabelRulesKey = "ai/labelRules/";
-// A settings entry of a Clara AIAA server: this prefix, then its URL (a bare URL: MONAI Label).
-constexpr const char* kClaraPrefix = "clara-aiaa ";
+// A server's settings entry: its plugin kind, a space and its URL ("clara-aiaa http://..."); a
+// bare URL is a MONAI Label server (what earlier versions stored).
+constexpr const char* kDefaultServerKind = "monai-label";
 constexpr double kProposalOpacity = 0.6;
 
 // For the status line of a backend whose plugin the host did not load.
@@ -68,11 +69,11 @@ struct Proposal {
 }  // namespace
 
 AiController::Backend AiController::serverBackend(const QString& entry) {
-  const bool clara = entry.startsWith(QLatin1String(kClaraPrefix));
+  const int space = int(entry.indexOf(QLatin1Char(' ')));
   Backend b;
-  b.url = clara ? entry.mid(int(qstrlen(kClaraPrefix))) : entry;
+  b.url = space < 0 ? entry : entry.mid(space + 1);
   b.entry = entry;
-  b.kind = QLatin1String(clara ? "clara-aiaa" : "monai-label");
+  b.kind = space < 0 ? QString::fromLatin1(kDefaultServerKind) : entry.left(space);
   const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind);
   b.name =
       tr("%1 at %2").arg(factory ? QString::fromStdString(factory->displayName()) : b.kind, b.url);
@@ -169,8 +170,31 @@ void AiController::setBackend(int index) {
   refresh();
 }
 
-int AiController::addServer(const QString& url, ServerKind kind) {
-  const QString entry = kind == ServerKind::ClaraAiaa ? QLatin1String(kClaraPrefix) + url : url;
+QStringList AiController::serverKinds() {
+  QStringList out;
+  for (const plugins::AiBackendFactory* f : PluginHost::application().factories()) {
+    if (f->kind() != "builtin") {
+      out << QString::fromStdString(f->kind());
+    }
+  }
+  // MONAI Label, the usual one, first; the others by kind.
+  std::sort(out.begin(), out.end(), [](const QString& a, const QString& b) {
+    const bool da = a == QLatin1String(kDefaultServerKind),
+               db = b == QLatin1String(kDefaultServerKind);
+    return da != db ? da : a < b;
+  });
+  return out;
+}
+
+QString AiController::serverKindName(const QString& kind) {
+  const plugins::AiBackendFactory* f = PluginHost::application().factory(kind);
+  return f ? QString::fromStdString(f->displayName()) : kind;
+}
+
+int AiController::addServer(const QString& url, const QString& kind) {
+  const QString entry = kind.isEmpty() || kind == QLatin1String(kDefaultServerKind)
+                            ? url
+                            : kind + QLatin1Char(' ') + url;
   for (std::size_t i = 0; i < backends_.size(); ++i) {
     if (backends_[i].entry == entry) {
       setBackend(static_cast<int>(i));

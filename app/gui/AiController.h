@@ -34,8 +34,6 @@ class AiController : public QObject {
   Q_OBJECT
 
  public:
-  enum class ServerKind { MonaiLabel, ClaraAiaa };
-
   struct Backend {
     QString name;
     QString url;    // empty for the built-in engine
@@ -73,8 +71,13 @@ class AiController : public QObject {
   // own (from the server's info); and the active label map's segment names.
   std::vector<std::string> modelLabelNames() const;
   std::vector<std::string> activeSegmentNames() const;
-  // Adds a MONAI Label or Clara AIAA server (kept in the settings); returns its index.
-  int addServer(const QString& url, ServerKind kind = ServerKind::MonaiLabel);
+  // Adds a server of a plugin kind ("monai-label", "clara-aiaa", or a third party's), kept in the
+  // settings; returns its index.
+  int addServer(const QString& url, const QString& kind = QStringLiteral("monai-label"));
+  // The kinds of server the loaded plugins can talk to (all but the built-in engine), and a
+  // kind's display name ("MONAI Label").
+  static QStringList serverKinds();
+  static QString serverKindName(const QString& kind);
   // Asks the current backend for its models again (after signing in when the server wants it).
   void refresh();
   // Signs in to the server at `url` (a job), then asks it for its models.

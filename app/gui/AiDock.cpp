@@ -14,6 +14,7 @@
 #include "app/gui/LabelMappingDialog.h"
 #include "app/gui/ServerSignIn.h"
 #include "app/gui/SignInDialog.h"
+#include "app/plugins/PluginHost.h"
 
 namespace delineate::app {
 
@@ -154,18 +155,27 @@ void AiDock::addServer() {
     return;
   }
   bool ok = false;
-  const QStringList kinds = {tr("MONAI Label"), tr("NVIDIA Clara AIAA (v1 API)")};
-  const QString kind =
-      QInputDialog::getItem(this, tr("Add an AI server"), tr("Server type:"), kinds, 0, false, &ok);
+  const QStringList kinds = AiController::serverKinds();
+  if (kinds.isEmpty()) {
+    status_->setText(tr("No server plugin is installed (searched %1)")
+                         .arg(PluginHost::application().directories().join(QStringLiteral(", "))));
+    return;
+  }
+  QStringList names;
+  for (const QString& k : kinds) {
+    names << AiController::serverKindName(k);
+  }
+  const QString name =
+      QInputDialog::getItem(this, tr("Add an AI server"), tr("Server type:"), names, 0, false, &ok);
   if (!ok) {
     return;
   }
+  const QString kind = kinds[int(names.indexOf(name))];
   const QString url =
-      QInputDialog::getText(this, tr("Add a %1 server").arg(kind), tr("Server URL:"),
+      QInputDialog::getText(this, tr("Add a %1 server").arg(name), tr("Server URL:"),
                             QLineEdit::Normal, QStringLiteral("http://"), &ok);
   if (ok && !url.trimmed().isEmpty()) {
-    ai_->addServer(url.trimmed(), kind == kinds[1] ? AiController::ServerKind::ClaraAiaa
-                                                   : AiController::ServerKind::MonaiLabel);
+    ai_->addServer(url.trimmed(), kind);
   }
 }
 

@@ -39,8 +39,7 @@ TEST_F(AiClaraGuiTest, AClaraServerProposesTheBeadFromAClick) {
                              [&app](const core::net::ServerRequest& r) { return app.handle(r); });
 
   app::AiController* ai = editing()->ai();
-  const int index =
-      ai->addServer(QString::fromStdString(url), app::AiController::ServerKind::ClaraAiaa);
+  const int index = ai->addServer(QString::fromStdString(url), QStringLiteral("clara-aiaa"));
   ASSERT_TRUE(test::waitUntil([&] { return ai->connected(); }, 30000))
       << ai->backends()[std::size_t(index)].status.toStdString();
   EXPECT_TRUE(ai->backends()[std::size_t(index)].name.startsWith("Clara AIAA at "));

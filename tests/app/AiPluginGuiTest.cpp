@@ -55,9 +55,16 @@ TEST_F(AiPluginGuiTest, TheBackendListComesFromThePluginsAndTheEngineRunsInsideI
   EXPECT_EQ(libraryOf(*engine.backend), host.reportFor(QStringLiteral("builtin"))->file)
       << "the engine's code is the plugin's";
 
+  // The "+ server" choices are the server plugins loaded, by their names.
+  EXPECT_EQ(app::AiController::serverKinds(),
+            (QStringList{QStringLiteral("monai-label"), QStringLiteral("clara-aiaa")}))
+      << app::AiController::serverKinds().join(QStringLiteral(",")).toStdString();
+  EXPECT_EQ(app::AiController::serverKindName(QStringLiteral("clara-aiaa")),
+            QStringLiteral("Clara AIAA"));
+
   const QString url = QStringLiteral("http://127.0.0.1:9");
-  const int monai = ai->addServer(url, app::AiController::ServerKind::MonaiLabel);
-  const int clara = ai->addServer(url, app::AiController::ServerKind::ClaraAiaa);
+  const int monai = ai->addServer(url, QStringLiteral("monai-label"));
+  const int clara = ai->addServer(url, QStringLiteral("clara-aiaa"));
   for (const auto& [index, kind] :
        {std::pair(monai, "monai-label"), std::pair(clara, "clara-aiaa")}) {
     const app::AiController::Backend& server = ai->backends()[std::size_t(index)];
