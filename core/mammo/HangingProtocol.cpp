@@ -198,6 +198,9 @@ HangingProtocolSet parse(std::string_view text, const std::string& source,
     const auto colon = what.find("]: ");  // "[json.exception.parse_error.101] parse error at ..."
     fail(source, lineAt(text, e.byte > 0 ? e.byte - 1 : 0),
          "not JSON: " + (colon == std::string::npos ? what : what.substr(colon + 3)));
+  } catch (const json::exception& e) {
+    // Other parser errors, e.g. a number too large for a double (out_of_range).
+    fail(source, 0, std::string("not JSON: ") + e.what());
   }
   Context c{text, source};
   if (!j.is_object() || !j.contains("protocols") || !j["protocols"].is_array()) {

@@ -118,6 +118,8 @@ TEST(HangingProtocols, ErrorsNameTheFileAndLine) {
       "{\"protocols\": [\n{\"id\": \"b\", \"rows\": 1, \"columns\": 1}]}";
   EXPECT_EQ(errorOf(noViewports), "site.json:2: missing \"viewports\" (a list)");
   EXPECT_EQ(errorOf("[1, 2]"), "site.json:1: expected an object with a \"protocols\" list");
+  // A number too large for a double is "not JSON", not a crash (found by fuzzing).
+  EXPECT_EQ(errorOf("9999999999999999999999999e99990000").rfind("site.json: not JSON", 0), 0u);
 }
 
 TEST(HangingAssignment, ImagesGoToTheirViewportsWhateverTheOrder) {
