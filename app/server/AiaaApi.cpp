@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "app/server/ClickParams.h"
 #include "app/server/JsonAnswer.h"
 #include "core/Error.h"
 #include "core/ai/Multipart.h"
@@ -55,19 +56,6 @@ json modelJson(const ai::MonaiModel& m) {
     j["deepgrow"] = m.dimension == 2 ? "2D" : "3D";
   }
   return j;
-}
-
-std::vector<ai::VoxelIndex> pointsOf(const json& params, const char* key) {
-  std::vector<ai::VoxelIndex> out;
-  if (!params.contains(key) || !params[key].is_array()) {
-    return out;
-  }
-  for (const json& c : params[key]) {
-    if (c.is_array() && c.size() >= 3 && c[0].is_number() && c[1].is_number() && c[2].is_number()) {
-      out.push_back({c[0].get<std::int64_t>(), c[1].get<std::int64_t>(), c[2].get<std::int64_t>()});
-    }
-  }
-  return out;
 }
 
 // The label as uint8 NIfTI (AIAA's masks are small integers).
@@ -167,20 +155,20 @@ net::HttpResponse AiaaApi::infer(const std::string& route, const net::ServerRequ
     return aiaaError(400, "ValueError", "no image: send the form part 'image' or a session_id");
   }
   if (route == "deepgrow") {
-    request.foreground = pointsOf(params, "foreground");
-    request.background = pointsOf(params, "background");
+    request.foreground = clicksOf(params, "foreground");
+    request.background = clicksOf(params, "background");
     if (request.foreground.empty()) {
       return aiaaError(400, "ValueError", "deepgrow needs at least one foreground point");
     }
   } else if (route == "dextr3d") {
-    request.extremePoints = pointsOf(params, "points");
+    request.extremePoints = clicksOf(params, "points");
     if (request.extremePoints.size() < 6) {
       return aiaaError(400, "ValueError", "DEXTR3D needs at least 6 extreme points");
     }
   } else {
-    request.foreground = pointsOf(params, "foreground");
-    request.background = pointsOf(params, "background");
-    request.extremePoints = pointsOf(params, "points");
+    request.foreground = clicksOf(params, "foreground");
+    request.background = clicksOf(params, "background");
+    request.extremePoints = clicksOf(params, "points");
   }
   request.options = params;
   const ai::InferResult result = backend_->infer(request, progress);

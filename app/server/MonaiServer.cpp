@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/server/ClickParams.h"
 #include "app/server/JsonAnswer.h"
 #include "core/Error.h"
 #include "core/ai/Multipart.h"
@@ -59,19 +60,6 @@ json paramsOf(const std::vector<ai::MultipartPart>& parts) {
                       "the params field is not a JSON object");
   }
   return params;
-}
-
-std::vector<ai::VoxelIndex> clicksOf(const json& params, const char* key) {
-  std::vector<ai::VoxelIndex> out;
-  if (!params.contains(key) || !params[key].is_array()) {
-    return out;
-  }
-  for (const json& c : params[key]) {
-    if (c.is_array() && c.size() >= 3 && c[0].is_number() && c[1].is_number() && c[2].is_number()) {
-      out.push_back({c[0].get<std::int64_t>(), c[1].get<std::int64_t>(), c[2].get<std::int64_t>()});
-    }
-  }
-  return out;
 }
 
 // The label map as the file the client asked for: uint8 unless a label value needs more.
