@@ -9,7 +9,7 @@ quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 start=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - start )) s"; }
-xvfb() { xvfb-run -a -s "-screen 0 1280x1024x24" "$@"; }
+xvfb() { xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" "$@"; }
 
 bash scripts/install-deps.sh
 bash scripts/build.sh default

@@ -20,4 +20,4 @@ exec dbus-run-session -- sh -c '
     echo "SignIn.RealKeychain skipped: gnome-keyring-daemon did not start"
     exit 77
   fi
-  exec xvfb-run -a -s "-screen 0 1280x1024x24" "$@"' sh "$@"
+  exec xvfb-run -a -s "-screen 0 1280x1024x24 -noreset" "$@"' sh "$@"
