@@ -2,16 +2,19 @@
 
 #include <dcmtk/config/osconfig.h>  // must come first
 #include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcelem.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmdata/dcitem.h>
 #include <dcmtk/dcmdata/dcmetinf.h>
 #include <dcmtk/dcmdata/dcsequen.h>
 #include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmdata/dcvr.h>
 #include <dcmtk/dcmdata/dcxfer.h>
 #include <unistd.h>
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -118,9 +121,11 @@ std::optional<std::array<double, 6>> validOrientation(
 }
 
 // Reads the plane and pixel-value macros of one functional group item (or a plain dataset) into f.
-void readFrameMacros(DcmItem* group, DicomFrameHeader& f, bool functionalGroup) {
+// Returns true when it set the pixel spacing.
+bool readFrameMacros(DcmItem* group, DicomFrameHeader& f, bool functionalGroup) {
+  bool spacingSet = false;
   if (!group) {
-    return;
+    return spacingSet;
   }
   DcmItem* position = functionalGroup ? firstItem(group, DCM_PlanePositionSequence) : group;
   DcmItem* orientation = functionalGroup ? firstItem(group, DCM_PlaneOrientationSequence) : group;
@@ -147,6 +152,7 @@ void readFrameMacros(DcmItem* group, DicomFrameHeader& f, bool functionalGroup) 
     }
     if (s && (*s)[0] > 0 && (*s)[1] > 0) {
       f.pixelSpacing = s;
+      spacingSet = true;
     }
     if (auto t = number(*measures, DCM_SliceThickness); t && *t > 0) {
       f.sliceThickness = *t;
@@ -162,6 +168,7 @@ void readFrameMacros(DcmItem* group, DicomFrameHeader& f, bool functionalGroup) 
       f.intercept = *intercept;
     }
   }
+  return spacingSet;
 }
 
 std::vector<WindowPreset> readWindows(DcmItem* item) {
@@ -189,6 +196,188 @@ std::vector<WindowPreset> readWindows(DcmItem* item) {
     out.push_back({label, *c, *w});
   }
   return out;
+}
+
+// One value of a US, SS or OW element as its 16-bit pattern (LUT Descriptor: "US or SS").
+std::optional<Uint16> word(DcmElement& e, unsigned long pos) {
+  if (e.ident() == EVR_SS) {
+    Sint16 v = 0;
+    if (e.getSint16(v, pos).bad()) {
+      return std::nullopt;
+    }
+    return static_cast<Uint16>(v);
+  }
+  Uint16 v = 0;
+  if (e.getUint16(v, pos).bad()) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+// The entries of LUT Data (US or OW; 8-bit entries may come packed two to a word, low byte
+// first), or the number of entries found when it cannot give `entries` of them.
+std::vector<std::uint16_t> lutData(DcmElement& e, std::size_t entries, unsigned bits,
+                                   std::size_t& found) {
+  std::vector<std::uint16_t> out;
+  found = 0;
+  Uint16* words = nullptr;
+  if (e.ident() != EVR_OB && e.getUint16Array(words).good()) {
+    found = e.getLength() / sizeof(Uint16);
+    if (words == nullptr) {
+      found = 0;
+    } else if (found == entries) {
+      out.assign(words, words + found);
+    } else if (bits <= 8 && entries > 1 && found == (entries + 1) / 2) {
+      out.resize(entries);
+      for (std::size_t i = 0; i < entries; ++i) {
+        out[i] = static_cast<std::uint16_t>((words[i / 2] >> (i % 2 == 0 ? 0 : 8)) & 0xff);
+      }
+    }
+    return out;
+  }
+  Uint8* bytes = nullptr;
+  if (e.getUint8Array(bytes).good() && bytes != nullptr) {
+    found = e.getLength();
+    if (found == entries) {
+      out.assign(bytes, bytes + found);
+    }
+  }
+  return out;
+}
+
+// The VOI LUT Sequence of `item`. Tables whose LUT Data does not match their LUT Descriptor, or
+// with other than 8 to 16 bits per entry, are skipped with a warning naming the file.
+std::vector<VoiLutTable> readVoiLuts(DcmItem& item, bool pixelSigned, const std::string& path,
+                                     std::vector<std::string>& warnings) {
+  std::vector<VoiLutTable> out;
+  DcmSequenceOfItems* seq = nullptr;
+  if (item.findAndGetSequence(DCM_VOILUTSequence, seq).bad() || seq == nullptr) {
+    return out;
+  }
+  for (unsigned long i = 0; i < seq->card(); ++i) {
+    DcmItem* lut = seq->getItem(i);
+    if (lut == nullptr) {
+      continue;
+    }
+    VoiLutTable t;
+    t.name = text(*lut, DCM_LUTExplanation);
+    const std::string label = "VOI LUT " + std::to_string(i + 1);
+    auto skip = [&](const std::string& why) {
+      warnings.push_back(path + ": " + label + (t.name.empty() ? "" : " (" + t.name + ")") +
+                         " skipped: " + why);
+    };
+    DcmElement* descriptor = nullptr;
+    if (lut->findAndGetElement(DCM_LUTDescriptor, descriptor).bad() || descriptor == nullptr) {
+      skip("no LUT Descriptor");
+      continue;
+    }
+    const auto n = word(*descriptor, 0);
+    const auto first = word(*descriptor, 1);
+    const auto bits = word(*descriptor, 2);
+    if (!n || !first || !bits) {
+      skip("the LUT Descriptor does not hold 3 values");
+      continue;
+    }
+    if (*bits < 8 || *bits > 16) {
+      skip("the LUT Descriptor gives " + std::to_string(*bits) +
+           " bits per entry (8 to 16 allowed)");
+      continue;
+    }
+    const std::size_t entries = *n == 0 ? 65536 : *n;  // the number of entries; 0 means 2^16
+    DcmElement* data = nullptr;
+    if (lut->findAndGetElement(DCM_LUTData, data).bad() || data == nullptr) {
+      skip("no LUT Data");
+      continue;
+    }
+    std::size_t found = 0;
+    t.data = lutData(*data, entries, *bits, found);
+    if (t.data.size() != entries) {
+      skip("the LUT Data holds " + std::to_string(found) + " entries, the LUT Descriptor says " +
+           std::to_string(entries));
+      continue;
+    }
+    // The first value mapped follows the Pixel Representation (or the element's own VR, SS).
+    const bool signedFirst = pixelSigned || descriptor->ident() == EVR_SS;
+    t.firstValue =
+        signedFirst ? static_cast<double>(static_cast<std::int16_t>(*first)) : double(*first);
+    t.bits = *bits;
+    if (t.name.empty()) {
+      t.name = label;
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// VOI LUT Function: "" (LINEAR), LINEAR_EXACT or SIGMOID; other values are LINEAR with a warning.
+std::string readVoiFunction(DcmItem& item, const std::string& path,
+                            std::vector<std::string>& warnings) {
+  std::string f = text(item, DCM_VOILUTFunction);
+  for (char& c : f) {
+    c = char(std::toupper(static_cast<unsigned char>(c)));
+  }
+  if (f == "LINEAR") {
+    return {};
+  }
+  if (!f.empty() && f != "LINEAR_EXACT" && f != "SIGMOID") {
+    warnings.push_back(path + ": unknown VOI LUT Function " + f + ", shown as LINEAR");
+    return {};
+  }
+  return f;
+}
+
+// The VOI LUT attributes of a dataset or of a Frame VOI LUT Sequence item.
+struct VoiAttributes {
+  std::vector<WindowPreset> windows;
+  std::string function;
+  std::vector<VoiLutTable> luts;
+};
+
+VoiAttributes readVoi(DcmItem* item, bool pixelSigned, const std::string& path,
+                      std::vector<std::string>& warnings) {
+  VoiAttributes v;
+  if (item == nullptr) {
+    return v;
+  }
+  v.windows = readWindows(item);
+  v.function = readVoiFunction(*item, path, warnings);
+  v.luts = readVoiLuts(*item, pixelSigned, path, warnings);
+  return v;
+}
+
+std::string shortNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// DX/MG/CR: Pixel Spacing (calibrated) wins; else Imager Pixel Spacing (at the detector) divided
+// by the Estimated Radiographic Magnification Factor when there is one.
+void readProjectionSpacing(DcmItem& ds, DicomFileHeader& h) {
+  auto valid = [](const std::optional<std::array<double, 2>>& s) {
+    return s && (*s)[0] > 0 && (*s)[1] > 0;
+  };
+  if (auto ps = numbers<2>(ds, DCM_PixelSpacing); valid(ps)) {
+    h.shared.pixelSpacing = ps;
+    h.spacingSource = "Pixel Spacing";
+    return;
+  }
+  if (auto ips = numbers<2>(ds, DCM_ImagerPixelSpacing); valid(ips)) {
+    const auto m = number(ds, DCM_EstimatedRadiographicMagnificationFactor);
+    if (m && *m > 0) {
+      (*ips)[0] /= *m;
+      (*ips)[1] /= *m;
+      h.spacingSource = "Imager Pixel Spacing / magnification " + shortNumber(*m) +
+                        (h.modality == "MG" ? " (at the breast)" : " (at the patient)");
+    } else {
+      h.spacingSource = "Imager Pixel Spacing (at the detector)";
+    }
+    h.shared.pixelSpacing = ips;
+    return;
+  }
+  if (h.shared.pixelSpacing) {
+    h.spacingSource = "Nominal Scanned Pixel Spacing";
+  }
 }
 
 bool hasDicomMagic(const std::string& path) {
@@ -419,7 +608,16 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
 
   // Plain (single-frame or legacy multi-frame) attributes first, then functional groups on top.
   readFrameMacros(&ds, h.shared, false);
-  h.windows = readWindows(&ds);
+  const bool projection = h.modality == "DX" || h.modality == "MG" || h.modality == "CR";
+  if (projection) {
+    readProjectionSpacing(ds, h);
+  }
+  {
+    VoiAttributes voi = readVoi(&ds, h.pixelSigned, path, h.warnings);
+    h.windows = std::move(voi.windows);
+    h.voiFunction = std::move(voi.function);
+    h.voiLuts = std::move(voi.luts);
+  }
 
   DcmItem* sharedGroups = firstItem(&ds, DCM_SharedFunctionalGroupsSequence);
   DcmSequenceOfItems* perFrameSeq = nullptr;
@@ -428,9 +626,17 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
     h.enhanced = true;
   }
   if (sharedGroups) {
-    readFrameMacros(sharedGroups, h.shared, true);
-    if (auto w = readWindows(firstItem(sharedGroups, DCM_FrameVOILUTSequence)); !w.empty()) {
-      h.windows = std::move(w);
+    if (readFrameMacros(sharedGroups, h.shared, true) && projection) {
+      h.spacingSource = "Pixel Spacing (Pixel Measures Sequence)";
+    }
+    VoiAttributes voi =
+        readVoi(firstItem(sharedGroups, DCM_FrameVOILUTSequence), h.pixelSigned, path, h.warnings);
+    if (!voi.windows.empty()) {
+      h.windows = std::move(voi.windows);
+      h.voiFunction = std::move(voi.function);
+    }
+    if (!voi.luts.empty()) {
+      h.voiLuts = std::move(voi.luts);
     }
     if (DcmItem* anatomy = firstItem(sharedGroups, DCM_FrameAnatomySequence)) {
       if (auto lat = text(*anatomy, DCM_FrameLaterality); !lat.empty() && h.laterality.empty()) {
@@ -450,9 +656,19 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
     while ((obj = perFrameSeq->nextInContainer(obj)) != nullptr) {
       auto* group = dynamic_cast<DcmItem*>(obj);
       DicomFrameHeader f = h.shared;
-      readFrameMacros(group, f, true);
-      if (h.perFrame.empty() && h.windows.empty()) {
-        h.windows = readWindows(firstItem(group, DCM_FrameVOILUTSequence));
+      if (readFrameMacros(group, f, true) && projection && h.perFrame.empty()) {
+        h.spacingSource = "Pixel Spacing (Pixel Measures Sequence)";
+      }
+      if (h.perFrame.empty() && (h.windows.empty() || h.voiLuts.empty())) {
+        VoiAttributes voi =
+            readVoi(firstItem(group, DCM_FrameVOILUTSequence), h.pixelSigned, path, h.warnings);
+        if (h.windows.empty()) {
+          h.windows = std::move(voi.windows);
+          h.voiFunction = std::move(voi.function);
+        }
+        if (h.voiLuts.empty()) {
+          h.voiLuts = std::move(voi.luts);
+        }
       }
       h.perFrame.push_back(f);
     }

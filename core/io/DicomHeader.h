@@ -75,6 +75,16 @@ struct DicomFileHeader {
   bool hasModalityLutSequence = false;
   bool enhanced = false;  // per-frame functional groups present
   std::vector<WindowPreset> windows;
+  // VOI LUT Function (0028,1056) of the windows ("" = LINEAR) and the VOI LUT Sequence tables,
+  // from the dataset or the (shared, else first per-frame) Frame VOI LUT Sequence.
+  std::string voiFunction;
+  std::vector<VoiLutTable> voiLuts;
+  // DX/MG/CR: where the in-plane spacing came from ("Pixel Spacing", "Imager Pixel Spacing /
+  // magnification 1.08 (at the breast)", ...); empty for other modalities.
+  std::string spacingSource;
+  // Things read but not used (a malformed VOI LUT table, ...), each naming the file; the loader
+  // passes them on to VolumeInfo::warnings.
+  std::vector<std::string> warnings;
 
   // Geometry and rescale shared by all frames; perFrame (empty or one entry per frame) holds the
   // per-frame functional groups of enhanced multi-frame objects merged over the shared ones.

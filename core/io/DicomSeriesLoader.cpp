@@ -240,9 +240,26 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   info.photometric = first.photometric.empty() ? "MONOCHROME2" : first.photometric;
   info.laterality = first.laterality;
   info.viewPosition = first.viewPosition;
+  info.presentationIntent = first.presentationIntent;
+  info.viewCode = first.viewCode;
+  info.spacingSource = first.spacingSource;
+  info.voiFunction = first.voiFunction;
+  info.voiLuts = first.voiLuts;
   info.sourcePath = fs::path(first.path).parent_path().string();
   for (const DicomSliceSource& s : slices) {
     info.sourceFiles.push_back(headers[s.file].path);
+  }
+  // What the headers read but could not use (malformed VOI LUT tables, ...), a few at most.
+  std::size_t headerWarnings = 0;
+  for (const DicomFileHeader& h : headers) {
+    for (const std::string& w : h.warnings) {
+      if (++headerWarnings <= 5) {
+        warnings.push_back(w);
+      }
+    }
+  }
+  if (headerWarnings > 5) {
+    warnings.push_back("and " + std::to_string(headerWarnings - 5) + " more header warning(s)");
   }
   info.warnings = std::move(warnings);
   info.windows = first.windows;

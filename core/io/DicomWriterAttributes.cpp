@@ -7,9 +7,13 @@
 #include <dcmtk/dcmdata/dctag.h>
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmdata/dcvr.h>
+#include <dcmtk/dcmdata/dcvrobow.h>
+#include <dcmtk/dcmdata/dcvrss.h>
+#include <dcmtk/dcmdata/dcvrus.h>
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <regex>
 
 #include "core/Error.h"
@@ -76,6 +80,63 @@ std::string dateOrEmpty(const std::string& d) {
     }
   }
   return d;
+}
+
+// Inserts (replacing) an element built with an explicit VR; the item owns it on success.
+template <class E>
+OFCondition insertElement(DcmItem& item, std::unique_ptr<E> element) {
+  const OFCondition status = item.insert(element.get(), true);
+  if (status.good()) {
+    static_cast<void>(element.release());  // now owned by the item
+  }
+  return status;
+}
+
+// A VOI LUT Sequence item: LUT Descriptor (US, or SS for signed pixels), LUT Explanation and
+// LUT Data (OW). Tables whose first value does not fit the descriptor are left out.
+void putVoiLut(DcmItem& ds, const VoiLutTable& t, bool pixelSigned, const std::string& where) {
+  const double lo = pixelSigned ? -32768.0 : 0.0;
+  const double hi = pixelSigned ? 32767.0 : 65535.0;
+  if (t.data.empty() || t.data.size() > 65536 || t.bits < 8 || t.bits > 16 ||
+      std::floor(t.firstValue) != t.firstValue || t.firstValue < lo || t.firstValue > hi) {
+    return;
+  }
+  DcmItem* item = nullptr;
+  checkDicom(ds.findOrCreateSequenceItem(DCM_VOILUTSequence, item, -2), where,
+             "creating VOILUTSequence");
+  const auto entries = static_cast<Uint16>(t.data.size() == 65536 ? 0 : t.data.size());
+  const auto bits = static_cast<Uint16>(t.bits);
+  OFCondition status;
+  if (pixelSigned) {
+    auto descriptor = std::make_unique<DcmSignedShort>(DcmTag(DCM_LUTDescriptor, EVR_SS));
+    const Sint16 values[3] = {static_cast<Sint16>(entries), static_cast<Sint16>(t.firstValue),
+                              static_cast<Sint16>(bits)};
+    status = descriptor->putSint16Array(values, 3);
+    if (status.good()) {
+      status = insertElement(*item, std::move(descriptor));
+    }
+  } else {
+    auto descriptor = std::make_unique<DcmUnsignedShort>(DcmTag(DCM_LUTDescriptor, EVR_US));
+    const Uint16 values[3] = {entries, static_cast<Uint16>(t.firstValue), bits};
+    status = descriptor->putUint16Array(values, 3);
+    if (status.good()) {
+      status = insertElement(*item, std::move(descriptor));
+    }
+  }
+  checkDicom(status, where, "setting LUTDescriptor");
+  std::string name = t.name.substr(0, 64);
+  for (char& c : name) {
+    if (c == '\\') {
+      c = '/';
+    }
+  }
+  put(*item, DCM_LUTExplanation, name, where);
+  auto data = std::make_unique<DcmOtherByteOtherWord>(DcmTag(DCM_LUTData, EVR_OW));
+  status = data->putUint16Array(t.data.data(), static_cast<unsigned long>(t.data.size()));
+  if (status.good()) {
+    status = insertElement(*item, std::move(data));
+  }
+  checkDicom(status, where, "setting LUTData");
 }
 
 void addModalityModule(DcmDataset& ds, const DicomWriteContext& ctx, const std::string& where) {
@@ -292,6 +353,13 @@ void fillDicomDataset(DcmDataset& ds, const DicomWriteContext& ctx, std::size_t 
     put(ds, DCM_WindowCenter, multi(centers), where);
     put(ds, DCM_WindowWidth, multi(widths), where);
     put(ds, DCM_WindowCenterWidthExplanation, multi(names), where);
+    if (!info.voiFunction.empty() && info.voiFunction != "LINEAR") {
+      put(ds, DCM_VOILUTFunction, info.voiFunction, where);
+    }
+  }
+  // The file's VOI LUT tables (DX/MG), in display units like the windows.
+  for (const VoiLutTable& t : info.voiLuts) {
+    putVoiLut(ds, t, ctx.pixelSigned, where);
   }
 }
 

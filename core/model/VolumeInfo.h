@@ -1,5 +1,6 @@
 #pragma once
 // What we know about where a volume came from: patient, study and series identity, display hints.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,16 @@ struct WindowPreset {
   std::string name;
   double center = 0;
   double width = 1;
+};
+
+// A VOI LUT of the file's VOI LUT Sequence (DX/MG): the value `firstValue` (after the modality
+// rescale) maps to data[0], each next value to the next entry, values outside to the first or last
+// entry; entries use `bits` bits (LUT Descriptor).
+struct VoiLutTable {
+  std::string name;  // LUT Explanation, else "VOI LUT n"
+  double firstValue = 0;
+  unsigned bits = 16;
+  std::vector<std::uint16_t> data;
 };
 
 struct VolumeInfo {
@@ -33,7 +44,12 @@ struct VolumeInfo {
   std::string sourcePath;                // the file or folder it was read from
   std::vector<std::string> sourceFiles;  // per slice, in slice order (DICOM)
   std::vector<WindowPreset> windows;     // from the file first, then modality defaults
-  std::vector<std::string> warnings;     // geometry or decoding caveats a reader should see
+  std::string voiFunction;               // VOI LUT Function: LINEAR (empty), LINEAR_EXACT, SIGMOID
+  std::vector<VoiLutTable> voiLuts;      // VOI LUT Sequence tables (DX/MG), in file order
+  std::string presentationIntent;        // FOR PRESENTATION / FOR PROCESSING (DX/MG)
+  std::string viewCode;               // View Code Sequence code value when View Position is empty
+  std::string spacingSource;          // how the in-plane spacing was found (DX/MG), for rulers
+  std::vector<std::string> warnings;  // geometry or decoding caveats a reader should see
 };
 
 }  // namespace delineate::core
