@@ -14,5 +14,6 @@ int runSeg(const Args& args);
 int runInfer(const Args& args);
 int runEval(const Args& args);
 int runHang(const Args& args);
+int runDetect(const Args& args);
 
 }  // namespace delineate::cli

@@ -24,6 +24,7 @@ void usage(std::FILE* out) {
                "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
                "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"
                "  hang [--layout ID] DIR...  mammograms in the viewports of a hanging protocol\n"
+               "  detect [--json OUT] DIR... demonstration AI findings on mammograms (detect)\n"
                "  --version                  print the version\n");
 }
 
@@ -46,7 +47,7 @@ int main(int argc, char** argv) {
   }
   const std::map<std::string, std::function<int(const Args&)>> commands{
       {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
-      {"infer", runInfer},   {"eval", runEval}, {"hang", runHang}};
+      {"infer", runInfer},   {"eval", runEval}, {"hang", runHang},       {"detect", runDetect}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

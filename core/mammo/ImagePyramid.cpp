@@ -60,6 +60,13 @@ std::shared_ptr<ImagePyramid> ImagePyramid::create(VolumePtr volume, std::size_t
     p->levels_.push_back({columns, rows, 1, volume->data<std::uint16_t>() + first});
     return p;
   }
+  if (type == ScalarType::Int16 && volume->valueRange().first >= 0) {
+    // 12-bit data loaded as Int16: non-negative values have the same bits as UInt16 ones, so
+    // the frame is shared here too.
+    const auto* bits = reinterpret_cast<const std::uint16_t*>(volume->data<std::int16_t>() + first);
+    p->levels_.push_back({columns, rows, 1, bits});
+    return p;
+  }
   auto converted = std::make_shared<std::vector<std::uint16_t>>(count);
   dispatchScalar(type, [&](auto tag) {
     using T = decltype(tag);

@@ -6,8 +6,9 @@
 // its cost follows the viewport's pixels, not the image's.
 //
 // Pixels are kept as 16-bit display indices: value = origin + index * step. A UInt16 image is its
-// own level 0 (the volume's buffer is shared, not copied: origin 0, step 1); Int16 and UInt8 are
-// shifted into that domain, wider and floating-point types are quantised over their value range.
+// own level 0 (the volume's buffer is shared, not copied: origin 0, step 1), and so is an Int16
+// image without negative values (12-bit mammograms load as Int16); other Int16 and UInt8 images
+// are shifted into that domain, wider and floating-point types quantised over their value range.
 // The display table (DisplayLut) is built over the same 65536 indices.
 #include <cstddef>
 #include <cstdint>

@@ -62,6 +62,26 @@ TEST(ImagePyramid, SharesTheUInt16FrameAndHalvesToTheSmallestLevel) {
   EXPECT_EQ(&p->levelFor(0.01), &p->level(2));
 }
 
+TEST(ImagePyramid, NonNegativeInt16IsSharedAndNegativeIsShifted) {
+  ImageGeometry g;
+  g.size = {3, 1, 1};
+  for (const bool negative : {false, true}) {
+    auto buffer = std::make_shared<VoxelBuffer>(ScalarType::Int16, 3);
+    std::int16_t* v = buffer->as<std::int16_t>();
+    v[0] = negative ? -1000 : 0;
+    v[1] = 4095;
+    v[2] = 12;
+    auto volume = std::make_shared<Volume>(g, buffer, VolumeInfo{});
+    auto p = ImagePyramid::create(volume);
+    EXPECT_EQ(static_cast<const void*>(p->level(0).pixels) == static_cast<const void*>(v),
+              !negative);
+    EXPECT_EQ(p->ownedBytes(), negative ? 6u : 0u);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_DOUBLE_EQ(p->valueOf(p->level(0).pixels[i]), v[i]) << i;
+    }
+  }
+}
+
 TEST(ImagePyramid, CancellingStopsTheBuild) {
   auto p = ImagePyramid::create(ramp(2048, 2048));
   CancelToken token;

@@ -1,6 +1,7 @@
 // Writes seed inputs for the fuzzers, all made in code: small DICOM files in every transfer
 // syntax (single- and multi-frame content), NIfTI files, and MONAI Label server answers (two
-// selector bytes + body, see MonaiResponseFuzzer). Usage: make_fuzz_seeds <folder>
+// selector bytes + body, see MonaiResponseFuzzer; among them a mammography findings file and a
+// detection model's result). Usage: make_fuzz_seeds <folder>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -61,6 +62,18 @@ void writeMonaiSeeds(const fs::path& folder) {
                  "\"viewports\": [\n  {\"laterality\": \"R\", \"view\": \"CC\"},\n  "
                  "{\"laterality\": \"L\", \"view\": \"MLO\", \"study\": \"prior\", "
                  "\"chestWall\": \"left\"}]}],\n \"sequence\": [\"x\", \"mammo-4up\"]}");
+  writeMonaiSeed(folder / "findings", 3, 0,
+                 "{\"format\": \"delineate-mammo-findings\", \"version\": 1, \"source\": "
+                 "\"d\",\n \"demonstration\": true, \"riskScore\": 0.5, \"images\": [\n"
+                 " {\"imageId\": \"1.2\", \"marks\": [{\"kind\": \"mass\", \"column\": 3, "
+                 "\"row\": 4.5, \"score\": 0.75, \"box\": [1, 2, 5, 7]}],\n  \"heatmap\": "
+                 "{\"columns\": 2, \"rows\": 1, \"step\": 8, \"encoding\": \"base64-float32le\", "
+                 "\"values\": \"AAAAAAAAgD8=\"}},\n {\"imageId\": \"1.3\", \"heatmap\": "
+                 "{\"columns\": 1, \"rows\": 2, \"values\": [0.25, 1]}}]}");
+  writeMonaiSeed(folder / "detection", 3, 0,
+                 R"({"boxes": [[10, 20, 50, 60], [5.5, 6, 1, 2]], "scores": [0.9, 0.25], )"
+                 R"("labels": [1, "calcification"], "label_names": {"mass": 1}, )"
+                 R"("probability": [0.3, 0.7]})");
   writeMonaiSeed(folder / "error500", 6, 11, "Internal Server Error");
   writeMonaiSeed(folder / "error429", 3, 9,
                  R"({"detail": "++++++++++ Train Task is Already Running"})");

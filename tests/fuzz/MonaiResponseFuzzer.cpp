@@ -2,11 +2,13 @@
 // Content-Type (multipart with a fixed plain or quoted boundary, one read from the input up to
 // its first newline, JSON, octet-stream, none, text), byte 1 the HTTP status; the rest is the
 // body, fed to parseInferResponse, parseMultipart, parseMonaiInfo and Clara AIAA's
-// parseAiaaModels, and (as a site's file) to parseHangingProtocols. Anything but a core::Error is
-// a finding, and so is a part that points outside the body.
+// parseAiaaModels, (as a site's file) to parseHangingProtocols, (as a findings file) to
+// parseStudyFindings and, when it is JSON, (as a model's result) to findingsFromInferResult.
+// Anything but a core::Error is a finding, and so is a part that points outside the body.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "core/ai/MonaiInfo.h"
 #include "core/ai/Multipart.h"
 #include "core/mammo/HangingProtocol.h"
+#include "core/mammo/MammoFindings.h"
 
 using namespace delineate;
 
@@ -101,6 +104,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     core::mammo::parseHangingProtocols(body, "fuzz.json");
   } catch (const core::Error&) {
+  }
+  try {
+    const core::mammo::StudyFindings f = core::mammo::parseStudyFindings(body, "fuzz.json");
+    for (const auto& image : f.images) {
+      if (image.heatmap &&
+          image.heatmap->values.size() != image.heatmap->columns * image.heatmap->rows) {
+        std::abort();
+      }
+    }
+  } catch (const core::Error&) {
+  }
+  const nlohmann::json result = nlohmann::json::parse(body, nullptr, false);
+  if (!result.is_discarded()) {
+    try {
+      core::mammo::findingsFromInferResult(result, "fuzz");
+    } catch (const core::Error&) {
+    }
   }
   return 0;
 }
