@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "core/mammo/HangingProtocol.h"
+
 namespace delineate::app {
 
 namespace {
@@ -43,8 +45,10 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     } else if (a == "--layout") {
       if (const auto* v = value("--layout")) {
         o.layout = *v;
-        if (o.layout != "1x1" && o.layout != "1x3" && o.layout != "2x2") {
-          o.error = "unknown layout '" + o.layout + "' (use 1x1, 1x3 or 2x2)";
+        if (o.layout != "1x1" && o.layout != "1x3" && o.layout != "2x2" &&
+            core::mammo::builtinHangingProtocols().find(o.layout) == nullptr) {
+          o.error = "unknown layout '" + o.layout +
+                    "' (use 1x1, 1x3, 2x2 or a hanging protocol: delineate-cli hang --layout list)";
         }
       }
     } else if (a == "--size") {
@@ -70,13 +74,15 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     } else if (o.path.empty()) {
       o.path = a;
     } else {
-      o.error = "more than one path given";
+      o.morePaths.push_back(a);  // a mammography study and its prior in separate folders
     }
     if (!o.error.empty()) {
       return o;
     }
   }
-  if (!o.screenshot.empty() && o.path.empty() && !o.version && !o.help) {
+  if (!o.morePaths.empty() && !o.mammography()) {
+    o.error = "more than one path given";
+  } else if (!o.screenshot.empty() && o.path.empty() && !o.version && !o.help && !o.mammography()) {
     o.error = "--screenshot needs a PATH to open";
   } else if (o.recover && o.noRecover) {
     o.error = "--recover and --no-recover exclude each other";
@@ -86,11 +92,17 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
   return o;
 }
 
+bool AppOptions::mammography() const {
+  return !layout.empty() && layout != "1x1" && layout != "1x3" && layout != "2x2";
+}
+
 std::string usageText() {
   return "Usage:\n"
          "  delineate [--labels LABELS] [--recover | --no-recover] [PATH]\n"
          "  delineate --screenshot FILE.png [--layout 1x1|1x3|2x2] [--size WxH]\n"
          "            [--views-json FILE] [--labels LABELS] [--recover] PATH\n"
+         "  delineate [--screenshot FILE.png [--size WxH] [--views-json FILE]]\n"
+         "            --layout mammo-4up|mammo-8up|... [STUDY_FOLDER [PRIOR_FOLDER...]]\n"
          "  delineate --version\n"
          "\n"
          "PATH is a NIfTI/NRRD/MetaImage file, a DICOM file (its series opens) or a folder\n"
@@ -98,6 +110,8 @@ std::string usageText() {
          "brain MR opens with its ground-truth label map.\n"
          "LABELS is a label map (NIfTI/NRRD/MetaImage + its segment JSON) drawn on PATH;\n"
          "on another grid it is resampled (nearest neighbour).\n"
+         "A mammography --layout (a hanging protocol id) opens the folders' mammograms in the\n"
+         "reading view; without a folder, the built-in sample screening study and its prior.\n"
          "After a crash the next start offers the unsaved label map; --recover takes the\n"
          "newest without asking, --no-recover leaves it for later.\n";
 }

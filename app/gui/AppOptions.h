@@ -4,6 +4,8 @@
 //   delineate [--labels LABELS] [--recover | --no-recover] [PATH]
 //   delineate --screenshot FILE [--layout 1x1|1x3|2x2] [--size WxH] [--views-json FILE]
 //             [--labels LABELS] [--recover] PATH
+//   delineate [--screenshot FILE [--size WxH] [--views-json FILE]] --layout MAMMO-PROTOCOL
+//             [STUDY_FOLDER [PRIOR_FOLDER...]]
 //   delineate --version | --help
 #include <string>
 #include <vector>
@@ -13,8 +15,9 @@ namespace delineate::app {
 struct AppOptions {
   std::string path;        // file or folder to open; empty: the built-in sample (interactive)
   std::string screenshot;  // PNG to write, then exit
-  std::string layout;      // empty: the default layout
-  int width = 0;           // window size; 0: default
+  std::string layout;      // empty: the default layout; a hanging protocol id: mammography
+  std::vector<std::string> morePaths;  // further folders of a mammography study (its prior)
+  int width = 0;                       // window size; 0: default
   int height = 0;
   std::string viewsJson;   // with --screenshot: where each view lies in the PNG (for tests, docs)
   std::string labels;      // label map file opened onto PATH once it is shown
@@ -23,6 +26,9 @@ struct AppOptions {
   bool version = false;
   bool help = false;
   std::string error;  // non-empty when the command line is invalid
+
+  // True when --layout names a hanging protocol (the mammography reading view).
+  bool mammography() const;
 };
 
 AppOptions parseAppOptions(const std::vector<std::string>& args);  // args without argv[0]

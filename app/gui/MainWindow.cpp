@@ -17,9 +17,11 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
 #include <QToolButton>
+#include <algorithm>
 #include <cstdio>
 
 #include "app/gui/CommandRegistry.h"
@@ -29,6 +31,7 @@
 #include "app/gui/EvaluationCaseOpener.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
+#include "app/gui/MammoFeature.h"
 #include "app/gui/SeriesBrowser.h"
 #include "app/gui/SeriesListController.h"
 #include "app/gui/StudyInfoPanel.h"
@@ -63,6 +66,14 @@ QString camelId(const std::string& name) {
   return out;
 }
 
+// True when a scan found images and all of them are mammograms (or other projection X-rays).
+bool onlyMammograms(const core::DicomScanResult& scan) {
+  const auto series = scan.allSeries();
+  return !series.empty() && std::all_of(series.begin(), series.end(), [](const auto* s) {
+    return s->modality == "MG" || s->modality == "DX";
+  });
+}
+
 }  // namespace
 
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
@@ -70,9 +81,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   setWindowTitle(QStringLiteral("Delineate[*]"));
   setAcceptDrops(true);
   commands_ = new CommandRegistry(this);
-  views_ = new viewers::ViewLayout(this);
-  setCentralWidget(views_);
+  auto* centre = new QStackedWidget(this);
+  views_ = new viewers::ViewLayout(centre);
+  centre->addWidget(views_);
+  setCentralWidget(centre);
   jobs_ = new JobRunner(this);
+  mammo_ = new MammoFeature(this, commands_, jobs_, centre, options_.interactive);
   editing_ = new EditingFeature(this, commands_, views_, options_.interactive);
   compare_ = new CompareFeature(this, commands_, views_, editing_, options_.interactive);
   caseOpener_ = new EvaluationCaseOpener(this);
@@ -196,6 +210,9 @@ void MainWindow::createActions() {
     dialog->raise();
     dialog->activateWindow();
   });
+
+  QMenu* mammography = menuBar()->addMenu(tr("&Mammography"));
+  mammo_->populateMenu(mammography);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(addCommand("help.about", tr("&About Delineate")));
@@ -324,6 +341,10 @@ bool MainWindow::openPath(const QString& path) {
       [p](core::ProgressSink& progress) { return core::openPath(p, progress); },
       [this, path](core::OpenedPath opened) {
         addRecent(path);
+        if (onlyMammograms(opened.scan)) {
+          mammo_->open({path});
+          return;
+        }
         const int shown = opened.shownSeries ? static_cast<int>(*opened.shownSeries) : -1;
         seriesList_->showScan(opened.scan, path, shown);
         showVolume(opened.volume);
@@ -389,6 +410,7 @@ void MainWindow::loadSeries(int index) {
 }
 
 void MainWindow::showVolume(core::VolumePtr volume) {
+  mammo_->close();
   volume_ = std::move(volume);
   if (volume_) {
     seriesList_->volumeShown(*volume_);

@@ -31,6 +31,7 @@ class DatasetEvaluationDialog;
 class EditingFeature;
 class EvaluationCaseOpener;
 class JobRunner;
+class MammoFeature;
 class SeriesBrowser;
 class SeriesListController;
 class StudyInfoPanel;
@@ -50,7 +51,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   // A file (research format or DICOM) or a folder; runs as a background job. False when the
-  // user chose to keep unsaved label maps instead.
+  // user chose to keep unsaved label maps instead. A folder of only mammograms (DX/MG) opens in
+  // the mammography reading view.
   bool openPath(const QString& path);
   // The built-in sample brain MR (written to the user's cache on first use).
   void openSample();
@@ -66,6 +68,8 @@ class MainWindow : public QMainWindow {
   CompareFeature* compare() const { return compare_; }
   // "Evaluate dataset" (analysis.evaluateDataset), non-modal; created on first use, then kept.
   DatasetEvaluationDialog* datasetEvaluation();
+  // The mammography reading mode (hanging protocols, reading tools, AI findings).
+  MammoFeature* mammo() const { return mammo_; }
   // Opens a dataset evaluation's case in the compare view (its double-click).
   EvaluationCaseOpener* caseOpener() const { return caseOpener_; }
   // True once a shown image's label files, jobs and surfaces are done (screenshots wait).
@@ -115,6 +119,7 @@ class MainWindow : public QMainWindow {
   CommandRegistry* commands_ = nullptr;
   EditingFeature* editing_ = nullptr;
   CompareFeature* compare_ = nullptr;
+  MammoFeature* mammo_ = nullptr;
   DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
   EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;

@@ -10,10 +10,13 @@
 #include <cstdio>
 
 #include "app/gui/MainWindow.h"
+#include "app/gui/MammoFeature.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VolumeView.h"
 #include "viewers/VtkOpenGLWidget.h"
+#include "viewers/mammo/MammoReadingView.h"
+#include "viewers/mammo/MammoViewport.h"
 
 namespace delineate::app {
 
@@ -26,6 +29,9 @@ struct NamedCanvas {
 
 QList<NamedCanvas> shownCanvases(MainWindow* window) {
   QList<NamedCanvas> out;
+  if (!window->views()->isVisible()) {
+    return out;  // the reading view (or another page) is in front of the slice views
+  }
   for (QWidget* w : window->views()->visibleViews()) {
     if (auto* s = qobject_cast<viewers::SliceView*>(w)) {
       out.append({QString::fromLatin1(viewers::toString(s->orientation())).toLower(), s->canvas()});
@@ -54,9 +60,26 @@ ScreenshotRunner::ScreenshotRunner(MainWindow* window, QString path, QString out
           [this](const QString&) { finish(1, QString()); });  // already printed
 }
 
+void ScreenshotRunner::setMammography(QStringList paths, QString layout) {
+  mammography_ = true;
+  mammoPaths_ = std::move(paths);
+  mammoLayout_ = std::move(layout);
+  connect(window_->mammo(), &MammoFeature::failed, this,
+          [this](const QString&) { finish(1, QString()); });  // already printed
+}
+
 void ScreenshotRunner::start() {
   clock_.start();
-  window_->openPath(path_);
+  if (mammography_) {
+    const bool started = mammoPaths_.isEmpty() ? window_->mammo()->openSample(mammoLayout_)
+                                               : window_->mammo()->open(mammoPaths_, mammoLayout_);
+    if (!started) {
+      finish(1, QString());
+      return;
+    }
+  } else {
+    window_->openPath(path_);
+  }
   timer_->start();
 }
 
@@ -70,8 +93,10 @@ void ScreenshotRunner::poll() {
                   .arg(path_));
     return;
   }
-  if (!loaded_ || !window_->volume() || !window_->editingSettled() ||
-      !window_->views()->allViewsRendered()) {
+  const bool ready = mammography_ ? window_->mammo()->settled()
+                                  : loaded_ && window_->volume() && window_->editingSettled() &&
+                                        window_->views()->allViewsRendered();
+  if (!ready) {
     settledPolls_ = 0;
     return;
   }
@@ -110,6 +135,35 @@ QImage ScreenshotRunner::grabWindow(MainWindow* window) {
 bool ScreenshotRunner::writeViewsJson(MainWindow* window, const QString& file) const {
   const qreal dpr = window->devicePixelRatioF();
   QJsonArray views;
+  if (mammography_) {
+    viewers::MammoReadingView* reading = window->mammo()->view();
+    for (int i = 0; i < reading->viewportCount(); ++i) {
+      viewers::MammoViewport* v = reading->viewport(i);
+      const QPoint at = v->mapTo(window, QPoint(0, 0));
+      const bool wallLeft = v->wantedWall() == core::mammo::ChestWall::Left;
+      views.append(
+          QJsonObject{{"name", v->image() ? v->image()->title : QString()},
+                      {"file", v->image() ? QString::fromStdString(v->image()->id) : QString()},
+                      {"chestWall", wallLeft ? QStringLiteral("left") : QStringLiteral("right")},
+                      {"mirrored", v->image() ? v->transform().mirror : false},
+                      {"empty", v->image() ? QString() : v->emptyText()},
+                      {"x", qRound(at.x() * dpr)},
+                      {"y", qRound(at.y() * dpr)},
+                      {"width", qRound(v->width() * dpr)},
+                      {"height", qRound(v->height() * dpr)}});
+    }
+    QJsonArray notes;
+    for (const QString& n : reading->notes()) {
+      notes.append(n);
+    }
+    QJsonObject root{{"layout", window->mammo()->layoutId()}, {"views", views}, {"notes", notes}};
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+      return false;
+    }
+    out.write(QJsonDocument(root).toJson());
+    return true;
+  }
   for (const NamedCanvas& c : shownCanvases(window)) {
     const QPoint at = c.canvas->mapTo(window, QPoint(0, 0));
     views.append(QJsonObject{{"name", c.name},

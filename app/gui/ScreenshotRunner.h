@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 class QTimer;
 
@@ -21,6 +22,9 @@ class ScreenshotRunner : public QObject {
  public:
   ScreenshotRunner(MainWindow* window, QString path, QString output, QString viewsJson = {},
                    int timeoutMs = 180000);
+  // Mammography instead: the study under `paths` (empty: the built-in sample study and prior)
+  // in the reading view, hung by `layout`; waits until every image is at full quality.
+  void setMammography(QStringList paths, QString layout);
   void start();
   int exitCode() const { return exitCode_; }
 
@@ -40,6 +44,9 @@ class ScreenshotRunner : public QObject {
   QTimer* timer_ = nullptr;
   QElapsedTimer clock_;
   bool loaded_ = false;
+  bool mammography_ = false;
+  QStringList mammoPaths_;
+  QString mammoLayout_;
   int settledPolls_ = 0;
   int exitCode_ = -1;
 };

@@ -11,6 +11,7 @@
 #include "app/gui/EditingFeature.h"
 #include "app/gui/LabelFileController.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/MammoFeature.h"
 #include "app/gui/ProcessClock.h"
 #include "app/gui/RecoveryController.h"
 #include "app/gui/ScreenshotRunner.h"
@@ -66,8 +67,15 @@ int main(int argc, char** argv) {
     });
     poll->start(5);
   }
-  if (!options.layout.empty()) {
-    window.views()->setLayoutName(QString::fromStdString(options.layout));
+  const QString layout = QString::fromStdString(options.layout);
+  QStringList mammoPaths;
+  if (options.mammography() && !options.path.empty()) {
+    mammoPaths << QString::fromStdString(options.path);
+    for (const auto& p : options.morePaths) {
+      mammoPaths << QString::fromStdString(p);
+    }
+  } else if (!options.layout.empty()) {
+    window.views()->setLayoutName(layout);
   }
   if (options.width > 0) {
     window.resize(options.width, options.height);
@@ -89,6 +97,9 @@ int main(int argc, char** argv) {
     auto* runner = new app::ScreenshotRunner(&window, QString::fromStdString(options.path),
                                              QString::fromStdString(options.screenshot),
                                              QString::fromStdString(options.viewsJson));
+    if (options.mammography()) {
+      runner->setMammography(mammoPaths, layout);
+    }
     // A label file that cannot be read fails the screenshot like the image would (the message,
     // naming the file, is already on stderr).
     QObject::connect(window.editing()->files(), &app::LabelFileController::openFailed, &application,
@@ -100,7 +111,13 @@ int main(int argc, char** argv) {
   }
   window.show();
   const QString recoveredSource = window.editing()->recovery()->offer(recovery, &window);
-  if (!options.path.empty()) {
+  if (options.mammography()) {
+    if (mammoPaths.isEmpty()) {
+      window.mammo()->openSample(layout);
+    } else {
+      window.mammo()->open(mammoPaths, layout);
+    }
+  } else if (!options.path.empty()) {
     window.openPath(QString::fromStdString(options.path));
   } else if (!recoveredSource.isEmpty()) {
     window.openPath(recoveredSource);

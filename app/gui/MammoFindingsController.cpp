@@ -1,0 +1,238 @@
+#include "app/gui/MammoFindingsController.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <algorithm>
+#include <cstdio>
+
+#include "app/gui/CommandRegistry.h"
+#include "app/gui/JobRunner.h"
+#include "app/gui/MammoFeature.h"
+#include "core/Error.h"
+#include "core/mammo/DemoMammoDetector.h"
+#include "viewers/mammo/MammoReadingView.h"
+#include "viewers/mammo/MammoViewport.h"
+
+namespace delineate::app {
+
+namespace cm = core::mammo;
+
+MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandRegistry* commands,
+                                                 JobRunner* jobs, bool interactive)
+    : QObject(feature),
+      feature_(feature),
+      commands_(commands),
+      jobs_(jobs),
+      interactive_(interactive) {
+  connect(commands_->add("mammo.findings.detect", tr("Find (demonstration detector)")),
+          &QAction::triggered, this, &MammoFindingsController::detect);
+  commands_->action("mammo.findings.detect")
+      ->setToolTip(tr("Runs the built-in demonstration detector: bright dense spots, "
+                      "calcification clusters, left/right asymmetry. Not a diagnosis."));
+  connect(commands_->add("mammo.findings.open", tr("Open AI findings…")), &QAction::triggered, this,
+          [this] {
+            const QString f = QFileDialog::getOpenFileName(nullptr, tr("Open AI findings"), {},
+                                                           tr("Findings (*.json)"));
+            if (!f.isEmpty()) {
+              openFile(f);
+            }
+          });
+  connect(commands_->add("mammo.findings.save", tr("Save AI findings…")), &QAction::triggered, this,
+          [this] {
+            const QString f = QFileDialog::getSaveFileName(nullptr, tr("Save AI findings"),
+                                                           QStringLiteral("findings.json"),
+                                                           tr("Findings (*.json)"));
+            if (!f.isEmpty()) {
+              saveFile(f);
+            }
+          });
+  connect(commands_->add("mammo.findings.clear", tr("Clear AI findings")), &QAction::triggered,
+          this, &MammoFindingsController::clear);
+  QAction* heatmap = commands_->add("mammo.findings.heatmap", tr("Heatmap"));
+  heatmap->setCheckable(true);
+  heatmap->setChecked(true);
+  connect(heatmap, &QAction::toggled, this, [this](bool on) {
+    auto* state = feature_->view()->state();
+    state->setHeatmap(on, state->heatmapOpacity(), state->heatmapThreshold());
+  });
+  QAction* marks = commands_->add("mammo.findings.marks", tr("Marks"));
+  marks->setCheckable(true);
+  marks->setChecked(true);
+  connect(marks, &QAction::toggled, feature_->view()->state(),
+          &viewers::MammoReadingState::setMarksShown);
+  connect(commands_->add("mammo.findings.nextMark", tr("Next mark (N)")), &QAction::triggered, this,
+          [this] { stepMark(1); });
+  connect(commands_->add("mammo.findings.previousMark", tr("Previous mark (Shift+N)")),
+          &QAction::triggered, this, [this] { stepMark(-1); });
+  connect(feature_->view(), &viewers::MammoReadingView::markStepRequested, this,
+          &MammoFindingsController::stepMark);
+}
+
+void MammoFindingsController::populateMenu(QMenu* menu) {
+  for (const char* id : {"mammo.findings.detect", "mammo.findings.open", "mammo.findings.save",
+                         "mammo.findings.clear", "mammo.findings.heatmap", "mammo.findings.marks",
+                         "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
+    menu->addAction(commands_->action(QString::fromLatin1(id)));
+  }
+}
+
+void MammoFindingsController::detect() {
+  const cm::Hanging& h = feature_->hanging();
+  std::vector<cm::DetectorImage> inputs;
+  const auto& views = feature_->files().views;
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const viewers::MammoImage* image = feature_->image(i);
+    if (image != nullptr && views[i].studyUid == h.currentStudy && !views[i].forProcessing) {
+      inputs.push_back({image->pyramid->volume(), views[i]});
+    }
+  }
+  if (inputs.empty()) {
+    reportError(tr("No image of the current study is loaded yet."));
+    return;
+  }
+  jobs_->run<cm::StudyFindings>(
+      tr("Finding (demonstration detector)"),
+      [inputs](core::ProgressSink& progress) { return cm::detectDemoFindings(inputs, progress); },
+      [this](cm::StudyFindings f) { setFindings(std::move(f)); },
+      [this](const QString& error, bool cancelled) {
+        if (!cancelled) {
+          reportError(tr("The demonstration detector failed:\n%1").arg(error));
+        }
+      });
+}
+
+bool MammoFindingsController::openFile(const QString& file) {
+  try {
+    setFindings(cm::readStudyFindings(file.toStdString()));
+    return true;
+  } catch (const core::Error& e) {
+    reportError(tr("Cannot read the findings %1:\n%2").arg(file, QString::fromUtf8(e.what())));
+    return false;
+  }
+}
+
+bool MammoFindingsController::saveFile(const QString& file) {
+  if (!findings_) {
+    reportError(tr("There are no findings to save."));
+    return false;
+  }
+  try {
+    cm::writeStudyFindings(*findings_, file.toStdString());
+    return true;
+  } catch (const core::Error& e) {
+    reportError(tr("Cannot save the findings %1:\n%2").arg(file, QString::fromUtf8(e.what())));
+    return false;
+  }
+}
+
+void MammoFindingsController::setFindings(cm::StudyFindings findings) {
+  findings_ = std::move(findings);
+  current_ = -1;
+  rebuildOrder();
+  refresh();
+}
+
+void MammoFindingsController::clear() {
+  findings_.reset();
+  order_.clear();
+  current_ = -1;
+  refresh();
+}
+
+void MammoFindingsController::rebuildOrder() {
+  order_.clear();
+  if (!findings_) {
+    return;
+  }
+  for (std::size_t i = 0; i < findings_->images.size(); ++i) {
+    for (std::size_t m = 0; m < findings_->images[i].marks.size(); ++m) {
+      order_.push_back({i, m});
+    }
+  }
+  std::stable_sort(order_.begin(), order_.end(), [this](const MarkRef& a, const MarkRef& b) {
+    return findings_->images[a.image].marks[a.mark].score >
+           findings_->images[b.image].marks[b.mark].score;
+  });
+}
+
+void MammoFindingsController::refresh() {
+  showOn(feature_->view(), feature_->hanging());
+  Q_EMIT findingsChanged();
+}
+
+void MammoFindingsController::showOn(viewers::MammoReadingView* view, const cm::Hanging&) {
+  for (int i = 0; i < view->viewportCount(); ++i) {
+    viewers::MammoViewport* port = view->viewport(i);
+    const cm::ImageFindings* mine = nullptr;
+    std::size_t mineIndex = 0;
+    if (findings_ && port->image()) {
+      for (std::size_t k = 0; k < findings_->images.size(); ++k) {
+        if (findings_->images[k].imageId == port->image()->id) {
+          mine = &findings_->images[k];
+          mineIndex = k;
+        }
+      }
+    }
+    int currentMark = -1;
+    if (mine != nullptr && current_ >= 0 &&
+        order_[static_cast<std::size_t>(current_)].image == mineIndex) {
+      currentMark = static_cast<int>(order_[static_cast<std::size_t>(current_)].mark);
+    }
+    port->setFindings(mine, currentMark);
+  }
+  view->setFindingsText(summary());
+}
+
+QString MammoFindingsController::stepMark(int delta) {
+  if (order_.empty()) {
+    return {};
+  }
+  const int n = static_cast<int>(order_.size());
+  current_ = current_ < 0 ? (delta > 0 ? 0 : n - 1) : ((current_ + delta) % n + n) % n;
+  feature_->view()->state()->setCurrentMark(current_);
+  refresh();
+  const MarkRef r = order_[static_cast<std::size_t>(current_)];
+  const cm::FindingMark& m = findings_->images[r.image].marks[r.mark];
+  return tr("Mark %1 of %2: %3, score %4")
+      .arg(current_ + 1)
+      .arg(n)
+      .arg(QString::fromStdString(m.kind))
+      .arg(m.score, 0, 'f', 2);
+}
+
+QString MammoFindingsController::summary() const {
+  if (!findings_) {
+    return {};
+  }
+  QString text = QStringLiteral("AI: %1").arg(QString::fromStdString(findings_->source));
+  if (findings_->riskScore) {
+    text += findings_->demonstration
+                ? tr(" · demonstration score %1").arg(*findings_->riskScore, 0, 'f', 2)
+                : tr(" · case score %1").arg(*findings_->riskScore, 0, 'f', 2);
+  }
+  text += tr(" · %n mark(s)", nullptr, static_cast<int>(order_.size()));
+  if (current_ >= 0) {
+    const MarkRef r = order_[static_cast<std::size_t>(current_)];
+    const cm::FindingMark& m = findings_->images[r.image].marks[r.mark];
+    text += tr(" · mark %1: %2 %3")
+                .arg(current_ + 1)
+                .arg(QString::fromStdString(m.kind))
+                .arg(m.score, 0, 'f', 2);
+  }
+  if (findings_->demonstration) {
+    text += tr(" · DEMONSTRATION, NOT A DIAGNOSIS");
+  }
+  return text;
+}
+
+void MammoFindingsController::reportError(const QString& message) {
+  if (interactive_) {
+    QMessageBox::warning(nullptr, tr("AI findings"), message);
+  } else {
+    std::fprintf(stderr, "delineate: %s\n", message.toLocal8Bit().constData());
+  }
+}
+
+}  // namespace delineate::app

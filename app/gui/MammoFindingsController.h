@@ -1,0 +1,72 @@
+#pragma once
+// AI findings in the mammography reading view: runs the built-in demonstration detector on the
+// current study (a job with progress and Cancel), opens and saves findings files, draws each
+// image's heatmap and CAD marks in the viewports that show it, steps through the marks (N /
+// Shift+N, highest score first) and shows the case score in the findings line — always with the
+// source, and for demonstration findings the words "demonstration, not a diagnosis".
+// Commands: "mammo.findings.detect", "mammo.findings.open", "mammo.findings.save",
+// "mammo.findings.clear", "mammo.findings.heatmap" (toggle), "mammo.findings.marks" (toggle),
+// "mammo.findings.nextMark", "mammo.findings.previousMark".
+#include <QObject>
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "core/mammo/HangingAssignment.h"
+#include "core/mammo/MammoFindings.h"
+
+class QMenu;
+
+namespace delineate::viewers {
+class MammoReadingView;
+}
+
+namespace delineate::app {
+
+class CommandRegistry;
+class JobRunner;
+class MammoFeature;
+
+class MammoFindingsController : public QObject {
+  Q_OBJECT
+
+ public:
+  MammoFindingsController(MammoFeature* feature, CommandRegistry* commands, JobRunner* jobs,
+                          bool interactive);
+
+  void populateMenu(QMenu* menu);
+  // Runs the demonstration detector on the current study's loaded images.
+  void detect();
+  bool openFile(const QString& file);
+  bool saveFile(const QString& file);
+  void setFindings(core::mammo::StudyFindings findings);
+  void clear();
+  const std::optional<core::mammo::StudyFindings>& findings() const { return findings_; }
+  // Hands each viewport of `view` the findings of the image it shows.
+  void showOn(viewers::MammoReadingView* view, const core::mammo::Hanging& hanging);
+  // Steps to the next (delta 1) or previous mark, highest score first; returns its description.
+  QString stepMark(int delta);
+  QString summary() const;
+
+ Q_SIGNALS:
+  void findingsChanged();
+
+ private:
+  struct MarkRef {
+    std::size_t image;  // index into findings_->images
+    std::size_t mark;
+  };
+  void rebuildOrder();
+  void refresh();
+  void reportError(const QString& message);
+
+  MammoFeature* feature_;
+  CommandRegistry* commands_;
+  JobRunner* jobs_;
+  bool interactive_;
+  std::optional<core::mammo::StudyFindings> findings_;
+  std::vector<MarkRef> order_;
+  int current_ = -1;
+};
+
+}  // namespace delineate::app

@@ -1,0 +1,22 @@
+#pragma once
+// One image of a mammography reading layout as its viewport shows it: the pyramid (a coarse
+// preview first, then the full one), how it is stored (size, spacing, chest wall side) and the
+// caption ("R CC", the study date, "prior").
+#include <QString>
+#include <string>
+
+#include "core/mammo/ImagePyramid.h"
+#include "core/mammo/ReadingGeometry.h"
+
+namespace delineate::viewers {
+
+struct MammoImage {
+  std::string id;  // the file, as in hangings and AI findings
+  core::mammo::PyramidPtr pyramid;
+  core::mammo::PlacedImage placed;
+  QString title;     // "R CC"
+  QString subtitle;  // "2026-05-02", "2024-04-28 prior"
+  bool monochrome1 = false;
+};
+
+}  // namespace delineate::viewers

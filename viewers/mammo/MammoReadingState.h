@@ -1,0 +1,79 @@
+#pragma once
+// What the viewports of a mammography reading layout share, so that zoom, pan, window/level,
+// invert, the magnifier and the active tool act on every view at once (a radiologist compares
+// the breasts side by side): zoom and pan in millimetres from the chest wall (ReadingGeometry),
+// the window in stored values, and how AI findings are drawn.
+#include <QObject>
+#include <array>
+#include <optional>
+
+#include "core/mammo/ReadingGeometry.h"
+
+namespace delineate::viewers {
+
+enum class MammoTool { Pan, WindowLevel, Magnifier, Ruler, Ellipse };
+
+struct MammoWindow {
+  double center = 0;
+  double width = 1;
+  int voiLut = -1;  // index into the images' VOI LUT tables; -1: the window above
+};
+
+class MammoReadingState : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit MammoReadingState(QObject* parent = nullptr) : QObject(parent) {}
+
+  const core::mammo::LinkedZoom& zoom() const { return zoom_; }
+  void setZoom(const core::mammo::LinkedZoom& zoom);
+  void fit();  // each image fitted and aligned at the chest wall
+
+  // nullopt: each image's own default (its file's first window or VOI LUT).
+  const std::optional<MammoWindow>& window() const { return window_; }
+  void setWindow(std::optional<MammoWindow> window);
+  bool inverted() const { return inverted_; }
+  void setInverted(bool inverted);
+
+  MammoTool tool() const { return tool_; }
+  void setTool(MammoTool tool);
+
+  // The magnifier: where it looks in chest-wall millimetres (shown in every viewport), and how
+  // much it magnifies relative to the image's full resolution.
+  const std::optional<std::array<double, 2>>& loupe() const { return loupe_; }
+  void setLoupe(std::optional<std::array<double, 2>> depthAndHeightMm);
+  double loupeMagnification() const { return loupeMagnification_; }
+  void setLoupeMagnification(double factor);
+
+  // AI findings: heatmap opacity (0..1) and the probability under which it is not drawn; marks
+  // shown with their scores; the mark stepped to (index into the study's marks, -1 none).
+  double heatmapOpacity() const { return heatmapOpacity_; }
+  double heatmapThreshold() const { return heatmapThreshold_; }
+  bool heatmapShown() const { return heatmapShown_; }
+  bool marksShown() const { return marksShown_; }
+  void setHeatmap(bool shown, double opacity, double threshold);
+  void setMarksShown(bool shown);
+  int currentMark() const { return currentMark_; }
+  void setCurrentMark(int index);
+
+ Q_SIGNALS:
+  void viewChanged();     // zoom, pan, loupe: every viewport redraws
+  void displayChanged();  // window, invert: display tables are rebuilt
+  void toolChanged(MammoTool tool);
+  void findingsDisplayChanged();
+
+ private:
+  core::mammo::LinkedZoom zoom_;
+  std::optional<MammoWindow> window_;
+  bool inverted_ = false;
+  MammoTool tool_ = MammoTool::Pan;
+  std::optional<std::array<double, 2>> loupe_;
+  double loupeMagnification_ = 2.0;
+  double heatmapOpacity_ = 0.45;
+  double heatmapThreshold_ = 0.3;
+  bool heatmapShown_ = true;
+  bool marksShown_ = true;
+  int currentMark_ = -1;
+};
+
+}  // namespace delineate::viewers
