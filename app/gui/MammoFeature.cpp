@@ -420,6 +420,7 @@ void MammoFeature::imageArrived(const cm::LoadedMammoImage& arrived, unsigned ge
       img.subtitle += tr(" · for processing");
     }
     img.monochrome1 = arrived.monochrome1;
+    img.frames = g.size[2];
     it = images_.emplace(arrived.index, img).first;
   } else {
     it->second.pyramid = arrived.pyramid;

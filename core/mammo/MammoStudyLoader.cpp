@@ -85,12 +85,14 @@ std::vector<std::string> loadMammoImages(
       LoadedMammoImage image;
       image.index = index;
       image.monochrome1 = volume->info().photometric == "MONOCHROME1";
-      auto preview = ImagePyramid::create(volume);
+      // A tomosynthesis stack opens at its middle frame.
+      const std::size_t frame = volume->geometry().size[2] / 2;
+      auto preview = ImagePyramid::create(volume, frame);
       preview->buildPreview(3);
       image.storedWall = storedChestWall(*preview, image.monochrome1, view.laterality);
       image.pyramid = preview;
       ready(image);
-      auto full = ImagePyramid::create(volume);
+      auto full = ImagePyramid::create(volume, frame);
       full->buildLevels(quiet);
       image.pyramid = full;
       ready(image);

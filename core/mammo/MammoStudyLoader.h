@@ -31,7 +31,8 @@ struct LoadedMammoImage {
 };
 
 // Calls `ready` (on a loading thread, so it must only hand the value on) with the preview and
-// then the full pyramid of each image of `indices`. Returns the problems ("<file>: <what>").
+// then the full pyramid of each image of `indices` (of its middle frame for a tomosynthesis
+// stack). Returns the problems ("<file>: <what>").
 // Throws CancelledError when cancelled.
 std::vector<std::string> loadMammoImages(const MammoStudyFiles& files,
                                          const std::vector<std::size_t>& indices,

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -329,6 +330,43 @@ TEST_F(MammoReadingTest, PageDownStepsToTheEightUpWithThePrior) {
       << view()->notes().join(QStringLiteral("; ")).toStdString();
   keyClick(view(), Qt::Key_PageUp);
   EXPECT_EQ(mammo()->layoutId(), QStringLiteral("mammo-4up"));
+}
+
+TEST_F(MammoReadingTest, TheWheelScrollsATomosynthesisStack) {
+  for (const char* l : {"R", "L"}) {
+    for (const char* v : {"CC", "MLO"}) {
+      TestMammo m;
+      m.laterality = l;
+      m.view = v;
+      writeTestTomo(dir_ / "tomo", m, 9);
+    }
+  }
+  ASSERT_TRUE(open({QString::fromStdString((dir_ / "tomo").string())}));
+  viewers::MammoViewport* rcc = port(0);
+  ASSERT_TRUE(rcc->image());
+  EXPECT_EQ(rcc->frameCount(), 9);
+  EXPECT_EQ(rcc->frame(), 4);  // opens in the middle of the stack
+  const int marker = linearGrey(kMarker, kWindowCenter, kWindowWidth);
+  auto markerY = [&] {
+    return brightCentroid(grab(0), marker, false).y;  // R: the chest wall half is the right one
+  };
+  const double s = fitScale(0);
+  const double top = (rcc->height() - kMammoRows * s) / 2;
+  EXPECT_NEAR(markerY(), top + (tomoMarkerRow(4) + 10) * s, 3.0);
+  const QPointF at(rcc->width() / 2.0, rcc->height() / 2.0);
+  QWheelEvent up(at, rcc->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                 Qt::NoScrollPhase, false);
+  QApplication::sendEvent(rcc, &up);
+  QApplication::sendEvent(rcc, &up);
+  EXPECT_EQ(rcc->frame(), 6);
+  EXPECT_NEAR(markerY(), top + (tomoMarkerRow(6) + 10) * s, 3.0);
+  EXPECT_FALSE(view()->state()->zoom().pixelsPerMm.has_value());  // scrolling did not zoom
+  // Ctrl+wheel zooms instead.
+  QWheelEvent zoom(at, rcc->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                   Qt::ControlModifier, Qt::NoScrollPhase, false);
+  QApplication::sendEvent(rcc, &zoom);
+  EXPECT_EQ(rcc->frame(), 6);
+  EXPECT_TRUE(view()->state()->zoom().pixelsPerMm.has_value());
 }
 
 TEST_F(MammoReadingTest, TheDemonstrationDetectorsMarksAndHeatmapAreDrawnAndStepped) {

@@ -34,6 +34,13 @@ std::filesystem::path writeTestMammo(const std::filesystem::path& folder, const 
 void writeTestStudy(const std::filesystem::path& folder, const std::string& studyKey,
                     const std::string& date);
 
+// A breast tomosynthesis object (Breast Tomosynthesis Image Storage, multi-frame, enhanced
+// functional groups): `frames` frames of the test breast whose marker sits at row 20 + 30 * k in
+// frame k (counted along the stack's positions), so that scrolling shows it move.
+std::filesystem::path writeTestTomo(const std::filesystem::path& folder, const TestMammo& m,
+                                    int frames);
+int tomoMarkerRow(int frame);
+
 // The built-in sample's four screening views (1280 x 1664, a spiculated mass in the left breast,
 // calcifications in the right) as MG DICOM, without the rest of the sample.
 void writeSampleMammoStudy(const std::filesystem::path& folder);

@@ -17,6 +17,7 @@ struct MammoImage {
   QString title;     // "R CC"
   QString subtitle;  // "2026-05-02", "2024-04-28 prior"
   bool monochrome1 = false;
+  std::size_t frames = 1;  // a tomosynthesis stack: its frames, one shown at a time
 };
 
 }  // namespace delineate::viewers

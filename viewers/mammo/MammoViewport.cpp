@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/jobs/ProgressSink.h"
 #include "core/mammo/PyramidDisplayTable.h"
 #include "core/mammo/PyramidRenderer.h"
 #include "viewers/mammo/MammoOverlays.h"
@@ -48,11 +49,37 @@ void MammoViewport::setImage(std::optional<MammoImage> image) {
 }
 
 void MammoViewport::setPyramid(cm::PyramidPtr pyramid) {
-  if (image_ && pyramid) {
+  // A stack scrolled while it loaded keeps the frame it shows now.
+  if (image_ && pyramid && (!image_->pyramid || image_->pyramid->frame() == pyramid->frame())) {
     image_->pyramid = std::move(pyramid);
     tableValid_ = false;  // the same indices, but cheap to be sure
     update();
   }
+}
+
+int MammoViewport::frame() const {
+  return image_ && image_->pyramid ? static_cast<int>(image_->pyramid->frame()) : 0;
+}
+
+int MammoViewport::frameCount() const {
+  return image_ ? static_cast<int>(image_->frames) : 0;
+}
+
+void MammoViewport::setFrame(int frame) {
+  if (!image_ || !image_->pyramid || image_->frames < 2) {
+    return;
+  }
+  const int clamped = std::clamp(frame, 0, frameCount() - 1);
+  if (clamped == this->frame()) {
+    return;
+  }
+  // One frame of a stack is a few million pixels at most: its levels take milliseconds.
+  auto pyramid =
+      cm::ImagePyramid::create(image_->pyramid->volume(), static_cast<std::size_t>(clamped));
+  core::NullProgress quiet;
+  pyramid->buildLevels(quiet);
+  image_->pyramid = std::move(pyramid);
+  update();
 }
 
 void MammoViewport::setWantedWall(cm::ChestWall wall) {
@@ -197,7 +224,11 @@ void MammoViewport::paintEvent(QPaintEvent*) {
   const QString zoom = std::abs(ppm - oneToOne) < 1e-6 * oneToOne
                            ? QStringLiteral("1:1")
                            : QStringLiteral("%1%").arg(100.0 * ppm / oneToOne, 0, 'f', 0);
-  drawCaption(p, rect(), *image_, wanted_ == cm::ChestWall::Left, zoom, windowText(),
+  MammoImage shown = *image_;
+  if (image_->frames > 1) {
+    shown.subtitle += QStringLiteral(" · frame %1/%2").arg(frame() + 1).arg(image_->frames);
+  }
+  drawCaption(p, rect(), shown, wanted_ == cm::ChestWall::Left, zoom, windowText(),
               !showsFullQuality());
 }
 
@@ -343,7 +374,9 @@ void MammoViewport::mouseDoubleClickEvent(QMouseEvent* event) {
 
 void MammoViewport::wheelEvent(QWheelEvent* event) {
   const double steps = event->angleDelta().y() / 120.0;
-  if (steps != 0) {
+  if (frameCount() > 1 && !event->modifiers().testFlag(Qt::ControlModifier)) {
+    setFrame(frame() + (steps > 0 ? 1 : steps < 0 ? -1 : 0));
+  } else if (steps != 0) {
     zoomAbout(event->position(), std::pow(1.2, steps));
   }
   event->accept();

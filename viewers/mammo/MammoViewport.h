@@ -7,7 +7,8 @@
 //
 // Mouse: the active tool on the left button (pan, window/level, magnifier, ruler, ellipse);
 // right drag is always window/level (horizontal: width, vertical: centre); the wheel zooms about
-// the pointer; double-click toggles fit and 1:1 (one image pixel per screen pixel).
+// the pointer (for a tomosynthesis stack the wheel steps through its frames and Ctrl+wheel
+// zooms); double-click toggles fit and 1:1 (one image pixel per screen pixel).
 #include <QImage>
 #include <QPointF>
 #include <QWidget>
@@ -34,6 +35,10 @@ class MammoViewport : public QWidget {
   void setPyramid(core::mammo::PyramidPtr pyramid);
   void setWantedWall(core::mammo::ChestWall wall);
   core::mammo::ChestWall wantedWall() const { return wanted_; }
+  // Tomosynthesis: the frame shown (0-based); its pyramid is built when it is asked for.
+  int frame() const;
+  int frameCount() const;
+  void setFrame(int frame);
   void setEmptyText(const QString& text);
   QString emptyText() const { return emptyText_; }
   // Not owned; nullptr: none. The mark stepped to is `currentMark` of these marks (-1 none).
