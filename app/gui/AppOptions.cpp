@@ -65,6 +65,10 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       if (const auto* v = value("--labels")) {
         o.labels = *v;
       }
+    } else if (a == "--findings") {
+      if (const auto* v = value("--findings")) {
+        o.findings = *v;
+      }
     } else if (a == "--recover") {
       o.recover = true;
     } else if (a == "--no-recover") {
@@ -80,7 +84,9 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       return o;
     }
   }
-  if (!o.morePaths.empty() && !o.mammography()) {
+  if (!o.findings.empty() && !o.mammography()) {
+    o.error = "--findings needs a mammography --layout (e.g. mammo-4up)";
+  } else if (!o.morePaths.empty() && !o.mammography()) {
     o.error = "more than one path given";
   } else if (!o.screenshot.empty() && o.path.empty() && !o.version && !o.help && !o.mammography()) {
     o.error = "--screenshot needs a PATH to open";
@@ -102,7 +108,8 @@ std::string usageText() {
          "  delineate --screenshot FILE.png [--layout 1x1|1x3|2x2] [--size WxH]\n"
          "            [--views-json FILE] [--labels LABELS] [--recover] PATH\n"
          "  delineate [--screenshot FILE.png [--size WxH] [--views-json FILE]]\n"
-         "            --layout mammo-4up|mammo-8up|... [STUDY_FOLDER [PRIOR_FOLDER...]]\n"
+         "            --layout mammo-4up|mammo-8up|... [--findings FINDINGS.json|demo]\n"
+         "            [STUDY_FOLDER [PRIOR_FOLDER...]]\n"
          "  delineate --version\n"
          "\n"
          "PATH is a NIfTI/NRRD/MetaImage file, a DICOM file (its series opens) or a folder\n"
@@ -112,6 +119,7 @@ std::string usageText() {
          "on another grid it is resampled (nearest neighbour).\n"
          "A mammography --layout (a hanging protocol id) opens the folders' mammograms in the\n"
          "reading view; without a folder, the built-in sample screening study and its prior.\n"
+         "--findings shows AI findings from a file, or runs the built-in demonstration detector.\n"
          "After a crash the next start offers the unsaved label map; --recover takes the\n"
          "newest without asking, --no-recover leaves it for later.\n";
 }

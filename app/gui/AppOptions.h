@@ -5,7 +5,7 @@
 //   delineate --screenshot FILE [--layout 1x1|1x3|2x2] [--size WxH] [--views-json FILE]
 //             [--labels LABELS] [--recover] PATH
 //   delineate [--screenshot FILE [--size WxH] [--views-json FILE]] --layout MAMMO-PROTOCOL
-//             [STUDY_FOLDER [PRIOR_FOLDER...]]
+//             [--findings FINDINGS.json|demo] [STUDY_FOLDER [PRIOR_FOLDER...]]
 //   delineate --version | --help
 #include <string>
 #include <vector>
@@ -17,7 +17,8 @@ struct AppOptions {
   std::string screenshot;  // PNG to write, then exit
   std::string layout;      // empty: the default layout; a hanging protocol id: mammography
   std::vector<std::string> morePaths;  // further folders of a mammography study (its prior)
-  int width = 0;                       // window size; 0: default
+  std::string findings;  // mammography: AI findings file to show, or "demo" (the built-in detector)
+  int width = 0;         // window size; 0: default
   int height = 0;
   std::string viewsJson;   // with --screenshot: where each view lies in the PNG (for tests, docs)
   std::string labels;      // label map file opened onto PATH once it is shown

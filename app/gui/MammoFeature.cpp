@@ -298,8 +298,7 @@ void MammoFeature::enterReadingMode() {
     const auto widgets = window_->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly);
     for (QWidget* w : widgets) {
       if ((qobject_cast<QDockWidget*>(w) != nullptr || qobject_cast<QToolBar*>(w) != nullptr) &&
-          !toolBars_.contains(qobject_cast<QToolBar*>(w)) && w->isVisible() &&
-          w->objectName() != QStringLiteral("mainToolBar")) {
+          !toolBars_.contains(qobject_cast<QToolBar*>(w)) && w->isVisible()) {
         hiddenForReading_.append(w);
         w->hide();
       }

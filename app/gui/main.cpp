@@ -12,6 +12,7 @@
 #include "app/gui/LabelFileController.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/MammoFeature.h"
+#include "app/gui/MammoFindingsController.h"
 #include "app/gui/ProcessClock.h"
 #include "app/gui/RecoveryController.h"
 #include "app/gui/ScreenshotRunner.h"
@@ -76,6 +77,20 @@ int main(int argc, char** argv) {
     }
   } else if (!options.layout.empty()) {
     window.views()->setLayoutName(layout);
+  }
+  if (!options.findings.empty()) {
+    // Once the study is loaded: the findings file, or the demonstration detector.
+    const QString findings = QString::fromStdString(options.findings);
+    QObject::connect(
+        window.mammo(), &app::MammoFeature::loaded, &window,
+        [&window, findings] {
+          if (findings == QStringLiteral("demo")) {
+            window.mammo()->findings()->detect();
+          } else if (!window.mammo()->findings()->openFile(findings)) {
+            QCoreApplication::exit(1);
+          }
+        },
+        Qt::SingleShotConnection);
   }
   if (options.width > 0) {
     window.resize(options.width, options.height);

@@ -48,7 +48,7 @@ void drawHeatmap(QPainter& p, const QTransform& toWidget, const core::mammo::Fin
 }
 
 void drawMarks(QPainter& p, const QTransform& toWidget,
-               const std::vector<core::mammo::FindingMark>& marks, int current) {
+               const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area) {
   p.save();
   p.setRenderHint(QPainter::Antialiasing, true);
   std::vector<QRectF> placed;
@@ -67,10 +67,17 @@ void drawMarks(QPainter& p, const QTransform& toWidget,
     } else {
       p.drawEllipse(box);
     }
+    // Labels of overlapping marks (a mass also marked as an asymmetry) go one under the other.
     const QString text =
         QStringLiteral("%1 %2").arg(QString::fromStdString(m.kind)).arg(m.score, 0, 'f', 2);
-    // Labels of overlapping marks (a mass also marked as an asymmetry) go one under the other.
-    QRectF label(box.left(), box.bottom() + 2, 140, 16);
+    const double textWidth = p.fontMetrics().horizontalAdvance(text) + 4;
+    QRectF label(box.left(), box.bottom() + 2, textWidth, 16);
+    if (label.right() > area.right()) {  // kept inside the viewport
+      label.moveRight(area.right());
+    }
+    if (label.left() < area.left()) {
+      label.moveLeft(area.left());
+    }
     while (std::any_of(placed.begin(), placed.end(),
                        [&](const QRectF& r) { return r.intersects(label); })) {
       label.translate(0, 16);

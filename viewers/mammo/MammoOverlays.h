@@ -23,7 +23,7 @@ void drawHeatmap(QPainter& p, const QTransform& toWidget, const core::mammo::Fin
                  const QImage& image);
 // `current`: index of the mark stepped to in this image's marks, -1 none.
 void drawMarks(QPainter& p, const QTransform& toWidget,
-               const std::vector<core::mammo::FindingMark>& marks, int current);
+               const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area);
 void drawMeasurements(QPainter& p, const QTransform& toWidget,
                       const std::vector<core::mammo::ReadingMeasurement>& measurements,
                       const MammoImage& image);

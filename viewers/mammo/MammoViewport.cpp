@@ -212,7 +212,7 @@ void MammoViewport::paintEvent(QPaintEvent*) {
       drawHeatmap(p, toWidget, *findings_->heatmap, heatmap_);
     }
     if (state_->marksShown()) {
-      drawMarks(p, toWidget, findings_->marks, currentMark_);
+      drawMarks(p, toWidget, findings_->marks, currentMark_, rect());
     }
   }
   drawMeasurements(p, toWidget, measures_, *image_);
