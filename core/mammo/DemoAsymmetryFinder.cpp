@@ -47,11 +47,6 @@ Density densityOf(const BreastImage& b) {
   return d;
 }
 
-struct Candidate {
-  std::size_t c, r;
-  double score;
-};
-
 }  // namespace
 
 std::vector<FindingMark> findAsymmetries(const BreastImage& b, const BreastImage& other,
@@ -86,41 +81,9 @@ std::vector<FindingMark> findAsymmetries(const BreastImage& b, const BreastImage
       score.at(c, r) = float(scoreOf(excess));
     }
   }
-  std::vector<Candidate> candidates;
   const long window = std::max(1L, std::lround(0.5 * kNmsMm / b.coarseMm));
-  for (std::size_t r = 0; r < nr; ++r) {
-    for (std::size_t c = 0; c < nc; ++c) {
-      const float s = score.at(c, r);
-      heat.at(c, r) = std::max(heat.at(c, r), s);
-      if (s < threshold) {
-        continue;
-      }
-      bool peak = true;
-      for (long dr = -window; dr <= window && peak; ++dr) {
-        for (long dc = -window; dc <= window && peak; ++dc) {
-          const long x = long(c) + dc, y = long(r) + dr;
-          if (x >= 0 && y >= 0 && x < long(nc) && y < long(nr) &&
-              score.at(std::size_t(x), std::size_t(y)) > s) {
-            peak = false;
-          }
-        }
-      }
-      if (peak) {
-        candidates.push_back({c, r, s});
-      }
-    }
-  }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& x, const Candidate& y) { return x.score > y.score; });
-  const double f = double(b.factor), limit = kNmsMm / b.coarseMm, half = kBoxHalfMm / b.pixelMm;
-  std::vector<Candidate> kept;
-  for (const Candidate& k : candidates) {
-    if (std::any_of(kept.begin(), kept.end(), [&](const Candidate& q) {
-          return std::hypot(double(q.c) - double(k.c), double(q.r) - double(k.r)) < limit;
-        })) {
-      continue;
-    }
-    kept.push_back(k);
+  const double f = double(b.factor), half = kBoxHalfMm / b.pixelMm;
+  for (const Peak& k : separatedPeaks(score, float(threshold), window, kNmsMm / b.coarseMm, heat)) {
     FindingMark m;
     m.kind = "asymmetry";
     m.column = (double(k.c) + 0.5) * f - 0.5;

@@ -19,12 +19,6 @@ double scoreOf(double response) {
   return 0.95 / (1 + std::exp(-(response - kMiddle) / kWidth));
 }
 
-struct Candidate {
-  std::size_t c, r;
-  double score;
-  double radiusMm;
-};
-
 }  // namespace
 
 std::vector<FindingMark> findMasses(const BreastImage& b, double threshold, FloatImage& heat,
@@ -84,48 +78,14 @@ std::vector<FindingMark> findMasses(const BreastImage& b, double threshold, Floa
     }
   }
   // Local maxima, best first, kept when no better one is within kNmsMm.
-  std::vector<Candidate> candidates;
   const long window = std::max(1L, std::lround(0.5 * kNmsMm / b.coarseMm));
-  for (std::size_t r = 0; r < nr; ++r) {
-    for (std::size_t c = 0; c < nc; ++c) {
-      const float s = score.at(c, r);
-      heat.at(c, r) = std::max(heat.at(c, r), s);
-      if (s < threshold) {
-        continue;
-      }
-      bool peak = true;
-      for (long dr = -window; dr <= window && peak; ++dr) {
-        for (long dc = -window; dc <= window && peak; ++dc) {
-          const long cc = long(c) + dc, rr = long(r) + dr;
-          if (cc >= 0 && rr >= 0 && cc < long(nc) && rr < long(nr) &&
-              score.at(std::size_t(cc), std::size_t(rr)) > s) {
-            peak = false;
-          }
-        }
-      }
-      if (peak) {
-        candidates.push_back({c, r, s, radius.at(c, r)});
-      }
-    }
-  }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Candidate& x, const Candidate& y) { return x.score > y.score; });
   const double f = double(b.factor);
-  const double limit = kNmsMm / b.coarseMm;
-  std::vector<Candidate> kept;
-  for (const Candidate& k : candidates) {
-    const bool near = std::any_of(kept.begin(), kept.end(), [&](const Candidate& q) {
-      return std::hypot(double(q.c) - double(k.c), double(q.r) - double(k.r)) < limit;
-    });
-    if (near) {
-      continue;
-    }
-    kept.push_back(k);
+  for (const Peak& k : separatedPeaks(score, float(threshold), window, kNmsMm / b.coarseMm, heat)) {
     FindingMark m;
     m.kind = "mass";
     m.column = (double(k.c) + 0.5) * f - 0.5;
     m.row = (double(k.r) + 0.5) * f - 0.5;
-    const double half = k.radiusMm / b.pixelMm;
+    const double half = radius.at(k.c, k.r) / b.pixelMm;
     m.x0 = std::max(0.0, m.column - half);
     m.y0 = std::max(0.0, m.row - half);
     m.x1 = std::min(double(b.full.columns - 1), m.column + half);

@@ -309,4 +309,44 @@ double MaskedIntegral::mean(long c, long r, long half, double* fraction) const {
   return n > 0.5 ? s / n : 0;
 }
 
+std::vector<Peak> separatedPeaks(const FloatImage& score, float threshold, long window,
+                                 double minDistance, FloatImage& heat) {
+  const std::size_t nc = score.columns, nr = score.rows;
+  std::vector<Peak> candidates;
+  for (std::size_t r = 0; r < nr; ++r) {
+    for (std::size_t c = 0; c < nc; ++c) {
+      const float s = score.at(c, r);
+      heat.at(c, r) = std::max(heat.at(c, r), s);
+      if (s < threshold) {
+        continue;
+      }
+      bool peak = true;
+      for (long dr = -window; dr <= window && peak; ++dr) {
+        for (long dc = -window; dc <= window && peak; ++dc) {
+          const long x = long(c) + dc, y = long(r) + dr;
+          if (x >= 0 && y >= 0 && x < long(nc) && y < long(nr) &&
+              score.at(std::size_t(x), std::size_t(y)) > s) {
+            peak = false;
+          }
+        }
+      }
+      if (peak) {
+        candidates.push_back({c, r, s});
+      }
+    }
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Peak& x, const Peak& y) { return x.score > y.score; });
+  std::vector<Peak> kept;
+  for (const Peak& k : candidates) {
+    const bool near = std::any_of(kept.begin(), kept.end(), [&](const Peak& q) {
+      return std::hypot(double(q.c) - double(k.c), double(q.r) - double(k.r)) < minDistance;
+    });
+    if (!near) {
+      kept.push_back(k);
+    }
+  }
+  return kept;
+}
+
 }  // namespace delineate::core::mammo

@@ -3,7 +3,7 @@
 // volume (MONOCHROME1 inverted so that dense is bright), block-mean downsampling, separable 3x3
 // smoothing, grey-level opening by a square (van Herk / Gil-Werman, a few comparisons per pixel
 // whatever the square's size), integral images for box means, percentiles, and the largest
-// connected region of a mask.
+// connected region of a mask, and the separated local maxima of a score map.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -59,5 +59,16 @@ class MaskedIntegral {
   std::size_t columns_, rows_;
   std::vector<double> sum_, count_;  // (columns + 1) x (rows + 1)
 };
+
+struct Peak {
+  std::size_t c = 0, r = 0;
+  float score = 0;
+};
+
+// The local maxima of `score` that reach `threshold` (no larger value within `window` pixels),
+// best first, thinned so that no two kept lie closer than `minDistance` pixels. Raises `heat`
+// (same grid) to `score` everywhere on the way.
+std::vector<Peak> separatedPeaks(const FloatImage& score, float threshold, long window,
+                                 double minDistance, FloatImage& heat);
 
 }  // namespace delineate::core::mammo
