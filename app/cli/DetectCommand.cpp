@@ -1,14 +1,19 @@
-// delineate-cli detect: the built-in demonstration detector (core/mammo) on the current study's
-// mammograms under some folders: a short summary per image (marks with kind, score and centre in
-// mm) and the case risk score, labelled as a demonstration, and the findings file with --json.
+// delineate-cli detect: the built-in demonstration detector (core/mammo), or a MONAI Label
+// detection model on a server (--server URL --model NAME), on the current study's mammograms
+// under some folders: a short summary per image (marks with kind, score and centre in mm) and the
+// case risk score, labelled as a demonstration when it is one, and the findings file with --json.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "CliPassword.h"
 #include "CliProgress.h"
 #include "Commands.h"
 #include "core/Error.h"
@@ -21,6 +26,8 @@
 #include "core/mammo/HangingProtocol.h"
 #include "core/mammo/MammoFindings.h"
 #include "core/mammo/MammoViewDicom.h"
+#include "core/mammo/ServerFindings.h"
+#include "plugins/monai-label/MonaiLabelBackend.h"
 
 namespace delineate::cli {
 
@@ -28,11 +35,20 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: delineate-cli detect [--json OUT.json] [--study UID] DIR...\n"
+    "       delineate-cli detect --server URL --model NAME [--token TOKEN] [--ca CA.pem]\n"
+    "                            [--user NAME [--password-file FILE]]\n"
+    "                            [--json OUT.json] [--study UID] DIR...\n"
     "  runs the built-in DEMONSTRATION detector (classical image processing, not a diagnosis) on\n"
     "  the display mammograms (DX/MG DICOM) of the current study under the folders (the latest,\n"
     "  or --study UID) and prints its marks (kind, score, centre in mm from the image's first\n"
     "  pixel) and the case risk score. --json writes the findings file: per image the marks\n"
-    "  (image pixels) and a heatmap, and the risk score (format: core/mammo/MammoFindings.h).\n";
+    "  (image pixels) and a heatmap, and the risk score (format: core/mammo/MammoFindings.h).\n"
+    "  --server URL --model NAME asks a MONAI Label detection or classification model instead\n"
+    "  (e.g. delineate-server's mammo_demo_detector), one request per image; the risk score is\n"
+    "  then 1 - prod(1 - p) over the images' probabilities, and there are no heatmaps.\n"
+    "  Servers with sign-in on: --token passes an access token, or --user NAME signs in with\n"
+    "  the password from the first line of --password-file FILE or else from the environment\n"
+    "  variable DELINEATE_PASSWORD.\n";
 
 struct Candidate {
   core::mammo::MammoView view;
@@ -68,7 +84,9 @@ std::vector<const Candidate*> displayImages(const std::vector<Candidate>& all,
 }  // namespace
 
 int runDetect(const Args& args) {
-  std::string jsonOut, study;
+  std::string jsonOut, study, model, user, passwordFile;
+  plugins::MonaiServerConfig server;
+  server.useSessions = false;  // each image is sent once: with its request
   std::vector<std::filesystem::path> folders;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const bool value = i + 1 < args.size();
@@ -76,6 +94,18 @@ int runDetect(const Args& args) {
       jsonOut = args[++i];
     } else if (args[i] == "--study" && value) {
       study = args[++i];
+    } else if (args[i] == "--server" && value) {
+      server.url = args[++i];
+    } else if (args[i] == "--model" && value) {
+      model = args[++i];
+    } else if (args[i] == "--token" && value) {
+      server.token = args[++i];
+    } else if (args[i] == "--ca" && value) {
+      server.tls.caFile = args[++i];
+    } else if (args[i] == "--user" && value) {
+      user = args[++i];
+    } else if (args[i] == "--password-file" && value) {
+      passwordFile = args[++i];
     } else if (!args[i].empty() && args[i][0] != '-') {
       folders.emplace_back(args[i]);
     } else {
@@ -83,9 +113,20 @@ int runDetect(const Args& args) {
       return 2;
     }
   }
-  if (folders.empty()) {
+  if (folders.empty() || server.url.empty() != model.empty() ||
+      (server.url.empty() && !(user.empty() && server.token.empty()))) {
     std::fputs(kUsage, stderr);
     return 2;
+  }
+  std::optional<std::string> password;
+  if (!user.empty()) {
+    password = readPassword(passwordFile);
+    if (!password) {
+      std::fprintf(stderr,
+                   "delineate-cli detect: --user needs a password: set DELINEATE_PASSWORD or "
+                   "give --password-file FILE\n");
+      return 2;
+    }
   }
   CliProgress progress;
   std::vector<Candidate> all;
@@ -124,10 +165,24 @@ int runDetect(const Args& args) {
     inputs.push_back({core::loadDicomSeries(chosen[i]->series, loading), chosen[i]->view});
   }
   core::SubProgress detecting(progress, 0.5, 1.0);
-  const core::mammo::StudyFindings findings =
-      core::mammo::DemoMammoDetector().run(inputs, detecting);
+  core::mammo::StudyFindings findings;
+  if (server.url.empty()) {
+    findings = core::mammo::DemoMammoDetector().run(inputs, detecting);
+  } else {
+    plugins::MonaiLabelBackend backend(server);
+    if (!user.empty()) {
+      if (backend.authEnabled(progress)) {
+        backend.login(user, *password, progress);
+      } else {
+        std::fprintf(stderr, "delineate-cli detect: %s has sign-in off; --user is not needed\n",
+                     server.url.c_str());
+      }
+    }
+    findings = core::mammo::findingsFromServer(backend, model, inputs, detecting);
+  }
 
-  std::printf("AI findings: DEMONSTRATION, NOT A DIAGNOSIS\n  %s\n  study %s\n",
+  std::printf("AI findings: %s\n  %s\n  study %s\n",
+              findings.demonstration ? "DEMONSTRATION, NOT A DIAGNOSIS" : "from an AI model",
               findings.source.c_str(), h.currentStudy.c_str());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const core::mammo::ImageFindings& image = findings.images[i];
@@ -142,7 +197,12 @@ int runDetect(const Args& args) {
                   m.column * spacing[0], m.row * spacing[1]);
     }
   }
-  std::printf("risk score %.3f (demonstration, not a diagnosis)\n", findings.riskScore.value_or(0));
+  if (findings.riskScore) {
+    std::printf("risk score %.3f%s\n", *findings.riskScore,
+                findings.demonstration ? " (demonstration, not a diagnosis)" : "");
+  } else {
+    std::printf("no risk score (the model gave none)\n");
+  }
   if (!jsonOut.empty()) {
     core::mammo::writeStudyFindings(findings, jsonOut);
     std::printf("findings written to %s\n", jsonOut.c_str());

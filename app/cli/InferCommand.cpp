@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "CliPassword.h"
 #include "CliProgress.h"
 #include "Commands.h"
 #include "core/Error.h"
@@ -45,26 +46,6 @@ bool parseIndex(const std::string& text, core::ai::VoxelIndex& out) {
   }
   out = {a, b, c};
   return true;
-}
-
-// The password for --user: the first line of `file`, else $DELINEATE_PASSWORD; nullopt: neither.
-std::optional<std::string> readPassword(const std::string& file) {
-  if (!file.empty()) {
-    std::ifstream in(file);
-    if (!in) {
-      throw core::Error(core::ErrorKind::Io, file, "cannot read the password file");
-    }
-    std::string line;
-    std::getline(in, line);
-    if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
-    }
-    return line;
-  }
-  if (const char* env = std::getenv("DELINEATE_PASSWORD")) {
-    return std::string(env);
-  }
-  return std::nullopt;
 }
 
 // Writes the proposal to `out` and prints the timings as JSON; 0.

@@ -15,17 +15,19 @@
 namespace {
 
 void usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: delineate-cli COMMAND [ARGS]\n"
-               "  sample OUTDIR [--seed N]   write the synthetic sample studies (DICOM + NIfTI)\n"
-               "  info PATH                  print every series under PATH as JSON\n"
-               "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
-               "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
-               "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
-               "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"
-               "  hang [--layout ID] DIR...  mammograms in the viewports of a hanging protocol\n"
-               "  detect [--json OUT] DIR... demonstration AI findings on mammograms (detect)\n"
-               "  --version                  print the version\n");
+  std::fprintf(
+      out,
+      "usage: delineate-cli COMMAND [ARGS]\n"
+      "  sample OUTDIR [--seed N]   write the synthetic sample studies (DICOM + NIfTI)\n"
+      "  info PATH                  print every series under PATH as JSON\n"
+      "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
+      "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
+      "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
+      "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"
+      "  hang [--layout ID] DIR...  mammograms in the viewports of a hanging protocol\n"
+      "  detect [--json OUT] DIR... AI findings on mammograms: the demonstration detector,\n"
+      "                             or --server URL --model NAME (detect for details)\n"
+      "  --version                  print the version\n");
 }
 
 }  // namespace

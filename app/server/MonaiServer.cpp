@@ -6,6 +6,7 @@
 
 #include "app/server/ClickParams.h"
 #include "app/server/JsonAnswer.h"
+#include "app/server/MammoDetectorModel.h"
 #include "core/Error.h"
 #include "core/ai/Multipart.h"
 #include "core/ai/VolumeBytes.h"
@@ -153,10 +154,72 @@ net::HttpResponse MonaiServer::info() {
     body["train_stats"] = {{options_.trainModel, training_.status()}};
   }
   body["datastore"] = datastore_.stats();
+  body["models"][kMammoDetectorModel] = mammoDetectorInfo();
   return jsonAnswer(200, body);
 }
 
+std::variant<core::VolumePtr, net::HttpResponse> MonaiServer::namedImage(
+    const net::ServerRequest& r, core::ProgressSink& progress) {
+  if (!r.queryValue("session_id").empty()) {
+    const auto s = sessions_.find(r.queryValue("session_id"));
+    if (!s) {
+      return detail(404, "Session (" + r.queryValue("session_id") + ") Not Found");
+    }
+    return s->image;
+  }
+  if (!r.queryValue("image").empty()) {
+    const auto path = datastore_.imageFile(r.queryValue("image"));
+    if (!path) {
+      return detail(404, "Image (" + r.queryValue("image") + ") Not Found");
+    }
+    return core::readVolumeFile(*path, progress);
+  }
+  return detail(500, "Neither Image nor File not Session ID input is provided");
+}
+
+net::HttpResponse MonaiServer::inferMammo(const net::ServerRequest& r) {
+  const auto start = Clock::now();
+  const std::string output = r.queryValue("output");
+  if (output == "image" || output == "dicom_seg") {  // MONAI Label fails these too (no file)
+    return detail(500, std::string("Model ") + kMammoDetectorModel +
+                           " writes no result image; its result is JSON (output=json or none)");
+  }
+  const auto parts = formParts(r);
+  const json params = paramsOf(parts);
+  core::NullProgress progress;
+  core::mammo::DetectorImage image;
+  if (const ai::MultipartPart* file = ai::findPart(parts, "file")) {
+    const std::string bytes(file->body);
+    const std::string name = file->filename.value_or("");
+    if (isDicomUpload(bytes, name)) {
+      image = readDicomUpload(bytes, name, progress);
+    } else {
+      image.image = ai::volumeFromBytes(bytes, name, "the uploaded image", progress);
+      image.view.id = name;
+    }
+  } else {
+    auto named = namedImage(r, progress);
+    if (auto* refusal = std::get_if<net::HttpResponse>(&named)) {
+      return *refusal;
+    }
+    image.image = std::get<core::VolumePtr>(named);
+    image.view.id = r.queryValue("image");
+  }
+  const auto inferStart = Clock::now();
+  json out = runMammoDetector(std::move(image), params, progress);
+  const auto end = Clock::now();
+  out["latencies"] = {{"pre", std::chrono::duration<double>(inferStart - start).count()},
+                      {"infer", std::chrono::duration<double>(end - inferStart).count()},
+                      {"post", 0.0},
+                      {"write", 0.0},
+                      {"total", std::chrono::duration<double>(end - start).count()}};
+  return jsonAnswer(200, out);
+}
+
 net::HttpResponse MonaiServer::infer(const std::string& model, const net::ServerRequest& r) {
+  if (model == kMammoDetectorModel) {
+    return inferMammo(r);
+  }
   const auto start = Clock::now();
   const auto parts = formParts(r);
   const json params = paramsOf(parts);
@@ -167,20 +230,12 @@ net::HttpResponse MonaiServer::infer(const std::string& model, const net::Server
   if (file != nullptr) {
     request.image = ai::volumeFromBytes(std::string(file->body), file->filename.value_or(""),
                                         "the uploaded image", progress);
-  } else if (!r.queryValue("session_id").empty()) {
-    const auto s = sessions_.find(r.queryValue("session_id"));
-    if (!s) {
-      return detail(404, "Session (" + r.queryValue("session_id") + ") Not Found");
-    }
-    request.image = s->image;
-  } else if (!r.queryValue("image").empty()) {
-    const auto path = datastore_.imageFile(r.queryValue("image"));
-    if (!path) {
-      return detail(404, "Image (" + r.queryValue("image") + ") Not Found");
-    }
-    request.image = core::readVolumeFile(*path, progress);
   } else {
-    return detail(500, "Neither Image nor File not Session ID input is provided");
+    auto named = namedImage(r, progress);
+    if (auto* refusal = std::get_if<net::HttpResponse>(&named)) {
+      return *refusal;
+    }
+    request.image = std::get<core::VolumePtr>(named);
   }
   const double pre = std::chrono::duration<double>(Clock::now() - start).count();
   request.label = params.value("label", "");

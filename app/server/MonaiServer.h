@@ -1,7 +1,8 @@
 #pragma once
 // The MONAI Label API subset our client uses, answered by the built-in engine (PROTOCOLS §2–4):
 //   GET  /info/                          app, models, strategies, trainers, datastore counts
-//   POST /infer/{model}?image=|session_id=  form `params` (+ `file`): multipart params + image
+//   POST /infer/{model}?image=|session_id=  form `params` (+ `file`): multipart params + image;
+//                                        mammo_demo_detector: JSON only (MammoDetectorModel.h)
 //   PUT/GET/DELETE /session/             an uploaded image kept for later clicks
 //   GET  /datastore/?output=stats|all|train, PUT /datastore/image, PUT /datastore/label,
 //   GET  /datastore/image?image=, GET /datastore/label?label=&tag=, DELETE /datastore/image?id=
@@ -15,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include "app/server/AiaaApi.h"
 #include "app/server/AuthGate.h"
@@ -46,6 +48,10 @@ class MonaiServer {
  private:
   core::net::HttpResponse info();
   core::net::HttpResponse infer(const std::string& model, const core::net::ServerRequest& r);
+  core::net::HttpResponse inferMammo(const core::net::ServerRequest& r);
+  // The image a request names by `session_id` or datastore `image` id, else the error answer.
+  std::variant<core::VolumePtr, core::net::HttpResponse> namedImage(
+      const core::net::ServerRequest& r, core::ProgressSink& progress);
   core::net::HttpResponse session(const std::string& rest, const core::net::ServerRequest& r);
   core::net::HttpResponse datastore(const std::string& rest, const core::net::ServerRequest& r);
   core::net::HttpResponse activeLearning(const std::string& strategy,

@@ -53,7 +53,9 @@ struct InferTimings {
 
 struct InferResult {
   // The proposal on the request image's grid; voxel values are the server's label values, and
-  // the segment table names them (from `label_names`, else the model's labels).
+  // the segment table names them (from `label_names`, else the model's labels). Null only for a
+  // model without voxel output (MonaiModelGroup::Others: detection, classification, ...) whose
+  // answer carried no label volume: then `params` is the whole result.
   std::shared_ptr<LabelMap> labels;
   InferTimings timings;
   nlohmann::json params;  // the result params as the server sent them

@@ -188,6 +188,15 @@ std::shared_ptr<core::LabelMap> MonaiLabelBackend::labelsFrom(
   return ai::resultLabelMap(*volume, request.image->geometry(), request.model, labels, config_.url);
 }
 
+bool MonaiLabelBackend::resultIsJsonOnly(const ai::InferRequest& request) {
+  if (!request.extremePoints.empty()) {
+    return false;
+  }
+  std::lock_guard lock(mutex_);
+  const ai::MonaiModel* model = info_ ? info_->findModel(request.model) : nullptr;
+  return model != nullptr && ai::modelGroup(model->type) == ai::MonaiModelGroup::Others;
+}
+
 ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
                                          core::ProgressSink& progress) {
   const auto start = Clock::now();
@@ -232,7 +241,7 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
       throw core::Error(core::ErrorKind::Network, config_.url,
                         "inference with '" + request.model + "': " + answer.error->message);
     }
-    if (!answer.hasImage) {
+    if (!answer.hasImage && !resultIsJsonOnly(request)) {
       throw core::Error(core::ErrorKind::InvalidInput, config_.url,
                         "the answer of '" + request.model + "' holds no label image");
     }
@@ -242,6 +251,11 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
     result.timings.bytesSent += r.timings.bytesSent;
     result.timings.bytesReceived = r.timings.bytesReceived;
     result.timings.serverSeconds = answer.latencies.total;
+    result.params = answer.params;
+    if (!answer.hasImage) {  // a detection or classification result: the JSON is all there is
+      result.timings.totalSeconds = since(start);
+      return result;
+    }
     std::vector<ai::MonaiLabel> names = answer.labelNames;
     if (names.empty()) {
       std::lock_guard lock(mutex_);
@@ -255,7 +269,6 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
     result.labels =
         labelsFrom(answer.image, answer.imageFilename.value_or(""), request, names, progress);
     result.timings.decodeSeconds = since(decodeStart);
-    result.params = answer.params;
     result.timings.totalSeconds = since(start);
     return result;
   }

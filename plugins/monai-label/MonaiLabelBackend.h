@@ -7,6 +7,8 @@
 // against the image grid before anything reaches the user's label map. With auth on, every call
 // carries the bearer token and renews it once (MonaiAuth) when it is about to expire or the
 // server says it no longer validates; a call that still answers 401 throws SignInRequired.
+// Models without voxel output (detection, classification: MONAI Label answers their result JSON
+// alone) give an InferResult with null labels and the result in `params`.
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -77,6 +79,10 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   std::string createSession(const core::Volume& image, core::ai::InferTimings& timings,
                             core::ProgressSink& progress);
   nlohmann::json inferParams(const core::ai::InferRequest& request, core::ProgressSink& progress);
+  // Whether the request's model has no voxel output (MonaiModelGroup::Others: detection,
+  // classification, ...), so that an answer of JSON alone is its whole result; for the other
+  // models such an answer is an error, as it always was.
+  bool resultIsJsonOnly(const core::ai::InferRequest& request);
   std::shared_ptr<core::LabelMap> labelsFrom(const std::string& bytes, const std::string& name,
                                              const core::ai::InferRequest& request,
                                              const std::vector<core::ai::MonaiLabel>& names,

@@ -1,7 +1,15 @@
 #include "AiTestSupport.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+
+#include "core/io/DicomHeader.h"
+#include "core/io/DicomScanner.h"
+#include "core/io/DicomSeriesLoader.h"
+#include "core/io/DicomSeriesWriter.h"
+#include "core/mammo/MammoViewDicom.h"
+#include "core/sample/SampleWriter.h"
 
 namespace delineate::test {
 
@@ -42,6 +50,54 @@ double dice(const core::LabelMap& a, const core::LabelMap& b) {
     nb += y;
   }
   return na + nb == 0 ? 1.0 : 2.0 * double(both) / double(na + nb);
+}
+
+MammoViewFile writeMammoView(const std::filesystem::path& folder, const std::string& laterality,
+                             const std::string& view) {
+  MammoViewFile out{
+      core::sample::makeMammogram(core::sample::kDefaultSeed, laterality, view, false), {}};
+  core::DicomWriteOptions options;
+  options.filePrefix = out.sample.name;
+  options.bitsStored = 12;
+  const bool right = laterality == "R";
+  std::string orientation = right ? "P\\" : "A\\";
+  orientation += view == "MLO" ? "F" : (right ? "L" : "R");
+  options.attributes = {
+      {"ImageLaterality", laterality},     {"ViewPosition", view},
+      {"PatientOrientation", orientation}, {"PresentationIntentType", "FOR PRESENTATION"},
+      {"BodyPartExamined", "BREAST"},      {"ImagerPixelSpacing", "0.13\\0.13"}};
+  core::NullProgress progress;
+  const auto files = core::writeDicomSeries(*out.sample.image, folder, options, progress);
+  out.file = files.at(0);
+  return out;
+}
+
+core::mammo::DetectorImage readMammoView(const std::filesystem::path& file) {
+  core::NullProgress progress;
+  const core::DicomFileHeader header = core::readDicomHeader(file.string());
+  core::DicomSeries series;
+  const core::DicomScanResult scan = core::scanDicomFolder(file.parent_path(), progress);
+  for (const core::DicomSeries* s : scan.allSeries()) {
+    if (std::find(s->files.begin(), s->files.end(), file.string()) != s->files.end()) {
+      series = *s;
+    }
+  }
+  series.files = {file.string()};
+  series.frames = 1;
+  return {core::loadDicomSeries(series, progress),
+          core::mammo::mammoViewOf(header, header.sopInstanceUid)};
+}
+
+std::pair<double, double> labelCentroid(const core::sample::SampleCase& c, std::uint16_t value) {
+  const auto& g = c.labels->geometry();
+  const auto* labels = c.labels->data<std::uint16_t>();
+  double sc = 0, sr = 0, n = 0;
+  for (std::size_t i = 0; i < g.voxelCount(); ++i) {
+    if (labels[i] == value) {
+      sc += double(i % g.size[0]), sr += double(i / g.size[0]), n += 1;
+    }
+  }
+  return {sc / std::max(n, 1.0), sr / std::max(n, 1.0)};
 }
 
 LocalServer::LocalServer(const std::filesystem::path& datastore, std::string trainCommand,

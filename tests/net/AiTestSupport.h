@@ -9,8 +9,10 @@
 #include "TempDir.h"
 #include "annotation/engine/LocalEngineBackend.h"
 #include "app/server/MonaiServer.h"
+#include "core/mammo/DemoMammoDetector.h"
 #include "core/model/LabelMap.h"
 #include "core/net/HttpServer.h"
+#include "core/sample/SampleCase.h"
 
 namespace delineate::test {
 
@@ -24,6 +26,21 @@ struct BallImage {
 };
 
 double dice(const core::LabelMap& a, const core::LabelMap& b);
+
+// One view of the synthetic screening exam (core::sample::makeMammogram, default seed, current
+// exam) written as one DICOM MG file under `folder` with the attributes the sample writer gives
+// (Image Laterality, View Position, Presentation Intent Type, Imager Pixel Spacing, ...).
+struct MammoViewFile {
+  core::sample::SampleCase sample;
+  std::filesystem::path file;
+};
+MammoViewFile writeMammoView(const std::filesystem::path& folder, const std::string& laterality,
+                             const std::string& view);
+// The DICOM file read back as the detector's input: pixels, and the view from its header (id =
+// SOP Instance UID).
+core::mammo::DetectorImage readMammoView(const std::filesystem::path& file);
+// Centroid (column, row) of ground-truth label `value` of a sample image.
+std::pair<double, double> labelCentroid(const core::sample::SampleCase& c, std::uint16_t value);
 
 class LocalServer {
  public:

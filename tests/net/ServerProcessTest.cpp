@@ -2,23 +2,28 @@
 // `delineate-cli infer` against it (image uploaded with the request, then through a session),
 // the label written and the timings printed; SIGTERM stops the server cleanly. With sign-in on
 // (--auth-users), `infer --user` signs in with the password from the environment or a file.
+// `delineate-cli detect --server` asks the server's mammography model for AI findings.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "AiTestSupport.h"
 #include "core/Error.h"
+#include "core/io/DicomHeader.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/jobs/ProgressSink.h"
+#include "core/mammo/MammoFindings.h"
 #include "core/net/TcpProbe.h"
 
 using namespace delineate;
@@ -219,5 +224,56 @@ TEST(ServerProcess, CliInferSignsInWithUserAndPasswordFromTheEnvironmentOrAFile)
     EXPECT_EQ(code, 2) << out;
     EXPECT_NE(out.find("DELINEATE_PASSWORD"), std::string::npos) << out;
   }
+  EXPECT_EQ(server.stop(), 0);
+}
+
+TEST(ServerProcess, CliDetectAsksTheServersMammographyModel) {
+  test::TempDir dir;
+  std::map<std::string, test::MammoViewFile> views;  // by SOP Instance UID
+  for (const char* laterality : {"R", "L"}) {
+    for (const char* view : {"CC", "MLO"}) {
+      test::MammoViewFile f = test::writeMammoView(dir / "study", laterality, view);
+      views[core::readDicomHeader(f.file.string()).sopInstanceUid] = std::move(f);
+    }
+  }
+  RunningServer server(dir / "store");
+  const std::filesystem::path json = dir / "findings.json";
+  const auto [out, code] = run(std::string(DELINEATE_CLI) + " detect --server " + server.url() +
+                               " --model mammo_demo_detector --json " + json.string() + " " +
+                               (dir / "study").string() + " 2>&1");
+  ASSERT_EQ(code, 0) << out;
+  const std::string source = "MONAI Label at " + server.url() + " model mammo_demo_detector";
+  EXPECT_NE(out.find("DEMONSTRATION, NOT A DIAGNOSIS"), std::string::npos) << out;
+  EXPECT_NE(out.find(source), std::string::npos) << out;
+  EXPECT_NE(out.find("risk score"), std::string::npos) << out;
+  const core::mammo::StudyFindings f = core::mammo::readStudyFindings(json);
+  EXPECT_TRUE(f.demonstration);
+  EXPECT_EQ(f.source, source);
+  ASSERT_TRUE(f.riskScore);
+  ASSERT_EQ(f.images.size(), 4u);
+  int leftMasses = 0;
+  for (const core::mammo::ImageFindings& image : f.images) {
+    ASSERT_TRUE(views.count(image.imageId)) << image.imageId;
+    const test::MammoViewFile& v = views.at(image.imageId);
+    if (v.sample.image->info().laterality != "L") {
+      continue;
+    }
+    const auto truth = test::labelCentroid(v.sample, 1);
+    for (const core::mammo::FindingMark& m : image.marks) {
+      if (m.kind == "mass" &&
+          std::hypot(m.column - truth.first, m.row - truth.second) * 0.13 < 10.0) {
+        ++leftMasses;
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(leftMasses, 2) << out;
+  // A model the server does not have: the message names the server and the image.
+  const auto [bad, rc] = run(std::string(DELINEATE_CLI) + " detect --server " + server.url() +
+                             " --model no_such_model " + (dir / "study").string() + " 2>&1");
+  EXPECT_EQ(rc, 1) << bad;
+  EXPECT_NE(bad.find(server.url()), std::string::npos) << bad;
+  EXPECT_NE(bad.find("no_such_model"), std::string::npos) << bad;
+  EXPECT_NE(bad.find((dir / "study").string()), std::string::npos) << bad;
   EXPECT_EQ(server.stop(), 0);
 }
