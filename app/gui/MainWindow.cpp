@@ -32,6 +32,7 @@
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/MammoFeature.h"
+#include "app/gui/MammoFindingsController.h"
 #include "app/gui/SeriesBrowser.h"
 #include "app/gui/SeriesListController.h"
 #include "app/gui/StudyInfoPanel.h"
@@ -88,6 +89,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   jobs_ = new JobRunner(this);
   mammo_ = new MammoFeature(this, commands_, jobs_, centre, options_.interactive);
   editing_ = new EditingFeature(this, commands_, views_, options_.interactive);
+  mammo_->findings()->setAi(editing_->ai());
   compare_ = new CompareFeature(this, commands_, views_, editing_, options_.interactive);
   caseOpener_ = new EvaluationCaseOpener(this);
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);

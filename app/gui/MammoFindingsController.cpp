@@ -2,16 +2,19 @@
 
 #include <QAction>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <algorithm>
 #include <cstdio>
 
+#include "app/gui/AiController.h"
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/MammoFeature.h"
 #include "core/Error.h"
 #include "core/mammo/DemoMammoDetector.h"
+#include "core/mammo/ServerFindings.h"
 #include "viewers/mammo/MammoReadingView.h"
 #include "viewers/mammo/MammoViewport.h"
 
@@ -31,6 +34,8 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
   commands_->action("mammo.findings.detect")
       ->setToolTip(tr("Runs the built-in demonstration detector: bright dense spots, "
                       "calcification clusters, left/right asymmetry. Not a diagnosis."));
+  connect(commands_->add("mammo.findings.server", tr("Find with an AI server model…")),
+          &QAction::triggered, this, [this] { findWithServer(); });
   connect(commands_->add("mammo.findings.open", tr("Open AI findings…")), &QAction::triggered, this,
           [this] {
             const QString f = QFileDialog::getOpenFileName(nullptr, tr("Open AI findings"), {},
@@ -71,14 +76,15 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
 }
 
 void MammoFindingsController::populateMenu(QMenu* menu) {
-  for (const char* id : {"mammo.findings.detect", "mammo.findings.open", "mammo.findings.save",
-                         "mammo.findings.clear", "mammo.findings.heatmap", "mammo.findings.marks",
-                         "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
+  for (const char* id :
+       {"mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
+        "mammo.findings.save", "mammo.findings.clear", "mammo.findings.heatmap",
+        "mammo.findings.marks", "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
     menu->addAction(commands_->action(QString::fromLatin1(id)));
   }
 }
 
-void MammoFindingsController::detect() {
+std::vector<cm::DetectorImage> MammoFindingsController::currentImages() const {
   const cm::Hanging& h = feature_->hanging();
   std::vector<cm::DetectorImage> inputs;
   const auto& views = feature_->files().views;
@@ -88,6 +94,94 @@ void MammoFindingsController::detect() {
       inputs.push_back({image->pyramid->volume(), views[i]});
     }
   }
+  return inputs;
+}
+
+namespace {
+
+bool findingModel(const core::ai::MonaiModel& m) {
+  return m.type == "detection" || m.type == "classification";
+}
+
+}  // namespace
+
+QStringList MammoFindingsController::serverModels() const {
+  QStringList out;
+  if (ai_ == nullptr) {
+    return out;
+  }
+  for (const auto& b : ai_->backends()) {
+    if (!b.backend || !b.info || b.url.isEmpty()) {
+      continue;
+    }
+    for (const auto& m : b.info->models) {
+      if (findingModel(m)) {
+        out << QStringLiteral("%1 · %2").arg(b.name, QString::fromStdString(m.name));
+      }
+    }
+  }
+  return out;
+}
+
+void MammoFindingsController::findWithServer(const QString& given) {
+  const QStringList models = serverModels();
+  if (models.isEmpty()) {
+    reportError(
+        tr("No connected AI server offers a detection or classification model. Connect "
+           "one in the AI panel (delineate-server offers mammo_demo_detector)."));
+    return;
+  }
+  QString choice = given;
+  if (choice.isEmpty()) {
+    if (!interactive_) {
+      choice = models.front();
+    } else {
+      bool ok = false;
+      choice = QInputDialog::getItem(nullptr, tr("Find with an AI server model"), tr("Model:"),
+                                     models, 0, false, &ok);
+      if (!ok) {
+        return;
+      }
+    }
+  }
+  std::shared_ptr<core::ai::AiBackend> backend;
+  std::string model;
+  for (const auto& b : ai_->backends()) {
+    if (!b.backend || !b.info) {
+      continue;
+    }
+    for (const auto& m : b.info->models) {
+      if (findingModel(m) &&
+          choice == QStringLiteral("%1 · %2").arg(b.name, QString::fromStdString(m.name))) {
+        backend = b.backend;
+        model = m.name;
+      }
+    }
+  }
+  if (!backend) {
+    reportError(tr("%1 is not a model of a connected server.").arg(choice));
+    return;
+  }
+  const std::vector<cm::DetectorImage> inputs = currentImages();
+  if (inputs.empty()) {
+    reportError(tr("No image of the current study is loaded yet."));
+    return;
+  }
+  jobs_->run<cm::StudyFindings>(
+      tr("Asking %1").arg(choice),
+      [backend, model, inputs](core::ProgressSink& progress) {
+        return cm::findingsFromServer(*backend, model, inputs, progress);
+      },
+      [this](cm::StudyFindings f) { setFindings(std::move(f)); },
+      [this](const QString& error, bool cancelled) {
+        if (!cancelled) {
+          reportError(tr("The AI server's findings failed:\n%1").arg(error));
+        }
+      });
+}
+
+void MammoFindingsController::detect() {
+  const std::vector<cm::DetectorImage> inputs = currentImages();
   if (inputs.empty()) {
     reportError(tr("No image of the current study is loaded yet."));
     return;

@@ -4,14 +4,17 @@
 // image's heatmap and CAD marks in the viewports that show it, steps through the marks (N /
 // Shift+N, highest score first) and shows the case score in the findings line — always with the
 // source, and for demonstration findings the words "demonstration, not a diagnosis".
-// Commands: "mammo.findings.detect", "mammo.findings.open", "mammo.findings.save",
-// "mammo.findings.clear", "mammo.findings.heatmap" (toggle), "mammo.findings.marks" (toggle),
-// "mammo.findings.nextMark", "mammo.findings.previousMark".
+// "Find with an AI server model…" asks a detection or classification model of a server connected
+// in the AI panel (MONAI Label), one request per image.
+// Commands: "mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
+// "mammo.findings.save", "mammo.findings.clear", "mammo.findings.heatmap" (toggle),
+// "mammo.findings.marks" (toggle), "mammo.findings.nextMark", "mammo.findings.previousMark".
 #include <QObject>
 #include <QString>
 #include <optional>
 #include <vector>
 
+#include "core/mammo/DemoMammoDetector.h"
 #include "core/mammo/HangingAssignment.h"
 #include "core/mammo/MammoFindings.h"
 
@@ -23,6 +26,7 @@ class MammoReadingView;
 
 namespace delineate::app {
 
+class AiController;
 class CommandRegistry;
 class JobRunner;
 class MammoFeature;
@@ -37,6 +41,13 @@ class MammoFindingsController : public QObject {
   void populateMenu(QMenu* menu);
   // Runs the demonstration detector on the current study's loaded images.
   void detect();
+  // The AI panel's controller, whose connected servers "Find with an AI server model" asks.
+  void setAi(AiController* ai) { ai_ = ai; }
+  // "<server> · <model>" for every detection or classification model of a connected server.
+  QStringList serverModels() const;
+  // Asks model `choice` (one of serverModels()) for findings on the current study (a job);
+  // without a choice, asks the user (or says that no server offers one).
+  void findWithServer(const QString& choice = {});
   bool openFile(const QString& file);
   bool saveFile(const QString& file);
   void setFindings(core::mammo::StudyFindings findings);
@@ -56,6 +67,7 @@ class MammoFindingsController : public QObject {
     std::size_t image;  // index into findings_->images
     std::size_t mark;
   };
+  std::vector<core::mammo::DetectorImage> currentImages() const;
   void rebuildOrder();
   void refresh();
   void reportError(const QString& message);
@@ -63,6 +75,7 @@ class MammoFindingsController : public QObject {
   MammoFeature* feature_;
   CommandRegistry* commands_;
   JobRunner* jobs_;
+  AiController* ai_ = nullptr;
   bool interactive_;
   std::optional<core::mammo::StudyFindings> findings_;
   std::vector<MarkRef> order_;

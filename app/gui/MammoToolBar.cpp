@@ -105,6 +105,7 @@ QList<QToolBar*> createMammoToolBars(QMainWindow* window, MammoFeature* feature,
   window->addToolBar(Qt::TopToolBarArea, ai);
   bar = ai;
   bar->addAction(commands->action("mammo.findings.detect"));
+  bar->addAction(commands->action("mammo.findings.server"));
   bar->addAction(commands->action("mammo.findings.open"));
   bar->addAction(commands->action("mammo.findings.heatmap"));
   viewers::MammoReadingState* state = feature->view()->state();

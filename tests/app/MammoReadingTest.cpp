@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QKeyEvent>
 #include <QMouseEvent>
+#include <QSettings>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -17,9 +18,14 @@
 #include "GuiTestSupport.h"
 #include "MammoTestStudy.h"
 #include "TempDir.h"
+#include "annotation/engine/LocalEngineBackend.h"
+#include "app/gui/AiController.h"
+#include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/MammoFeature.h"
 #include "app/gui/MammoFindingsController.h"
+#include "app/server/MonaiServer.h"
+#include "core/net/HttpServer.h"
 #include "viewers/mammo/MammoReadingView.h"
 #include "viewers/mammo/MammoViewport.h"
 
@@ -439,6 +445,45 @@ TEST_F(MammoReadingTest, TheDemonstrationDetectorsMarksAndHeatmapAreDrawnAndStep
                         "\"score\": 7}]}]}";
   EXPECT_FALSE(findings->openFile(QString::fromStdString(bad.string())));
   EXPECT_EQ(findings->findings()->images.size(), marks);  // unchanged
+}
+
+TEST_F(MammoReadingTest, AServersDetectionModelGivesFindingsNamedAfterTheServer) {
+  struct ForgetServers {
+    ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
+  } forget;
+  server::ServerOptions options;
+  options.datastore = dir_ / "store";
+  server::MonaiServer app(std::make_shared<annotation::LocalEngineBackend>(), options);
+  const std::string url = "http://127.0.0.1:" + std::to_string(core::net::freeLocalPort());
+  core::net::HttpServer http(url,
+                             [&app](const core::net::ServerRequest& r) { return app.handle(r); });
+  app::AiController* ai = window_->editing()->ai();
+  app::MammoFindingsController* findings = mammo()->findings();
+  EXPECT_TRUE(findings->serverModels().isEmpty());
+  ai->addServer(QString::fromStdString(url));
+  ASSERT_TRUE(waitUntil([&] { return !findings->serverModels().isEmpty(); }, 30000));
+  const QStringList models = findings->serverModels();
+  ASSERT_EQ(models.size(), 1);
+  EXPECT_TRUE(models.front().endsWith(QStringLiteral("mammo_demo_detector")));
+
+  writeSampleMammoStudy(dir_ / "sample");
+  ASSERT_TRUE(open({QString::fromStdString((dir_ / "sample").string())}));
+  findings->findWithServer(models.front());
+  ASSERT_TRUE(waitUntil([&] { return findings->findings().has_value(); }, 60000));
+  ASSERT_TRUE(waitUntil([this] { return mammo()->settled(); }));
+  EXPECT_NE(findings->findings()->source.find(url), std::string::npos)
+      << findings->findings()->source;
+  EXPECT_TRUE(findings->findings()->demonstration);
+  EXPECT_TRUE(view()->findingsText().contains(QStringLiteral("NOT A DIAGNOSIS")));
+  bool massOnLeftCc = false;
+  for (const auto& image : findings->findings()->images) {
+    if (image.imageId == port(1)->image()->id) {
+      for (const auto& m : image.marks) {
+        massOnLeftCc = massOnLeftCc || m.kind == "mass";
+      }
+    }
+  }
+  EXPECT_TRUE(massOnLeftCc);
 }
 
 }  // namespace delineate::test
