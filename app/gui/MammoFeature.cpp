@@ -18,6 +18,7 @@
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/MammoFindingsController.h"
+#include "app/gui/MammoReportPanel.h"
 #include "app/gui/MammoToolBar.h"
 #include "core/Error.h"
 #include "core/sample/SampleWriter.h"
@@ -86,6 +87,20 @@ MammoFeature::MammoFeature(QMainWindow* window, CommandRegistry* commands, JobRu
   }
   createCommands();
   findings_ = new MammoFindingsController(this, commands_, jobs_, interactive_);
+  reportPanel_ = new MammoReportPanel(this, interactive_);
+  reportDock_ = new QDockWidget(tr("Report"), window_);
+  reportDock_->setObjectName(QStringLiteral("mammoReportDock"));
+  reportDock_->setWidget(reportPanel_);
+  window_->addDockWidget(Qt::RightDockWidgetArea, reportDock_);
+  reportDock_->hide();
+  connect(commands_->add(QStringLiteral("mammo.report"), tr("&Report…")), &QAction::triggered, this,
+          [this] {
+            reportDock_->show();
+            reportDock_->raise();
+            // Room for the table without taking the images' half of the window.
+            window_->resizeDocks({reportDock_}, {std::max(420, window_->width() / 3)},
+                                 Qt::Horizontal);
+          });
   toolBars_ = createMammoToolBars(window_, this, commands_);
   for (QToolBar* bar : toolBars_) {
     bar->hide();
@@ -183,6 +198,8 @@ void MammoFeature::populateMenu(QMenu* menu) {
   }
   menu->addSeparator();
   findings_->populateMenu(menu);
+  menu->addSeparator();
+  menu->addAction(commands_->action("mammo.report"));
 }
 
 bool MammoFeature::active() const {
@@ -206,6 +223,7 @@ bool MammoFeature::open(const QStringList& paths, const QString& layoutId) {
   hanging_ = {};
   loadProblems_.clear();
   findings_->clear();
+  reportPanel_->clear();
   loading_ = true;
   enterReadingMode();
   view_->setFocus();
@@ -318,6 +336,7 @@ void MammoFeature::close() {
   for (QToolBar* bar : toolBars_) {
     bar->hide();
   }
+  reportDock_->hide();
   for (QWidget* w : hiddenForReading_) {
     w->show();
   }

@@ -6,7 +6,8 @@
 // progress and can be cancelled. Commands: "mammo.open" (a folder), "mammo.layout.<id>" per
 // protocol, "mammo.nextLayout" / "mammo.previousLayout" (the reading sequence; also Page Down /
 // Page Up, Space / Shift+Space in the view), "mammo.fit", "mammo.oneToOne", "mammo.invert",
-// "mammo.tool.<pan|window|magnifier|ruler|ellipse>", "mammo.close" (back to the slice views).
+// "mammo.tool.<pan|window|magnifier|ruler|ellipse>", "mammo.report" (the report dock),
+// "mammo.close" (back to the slice views).
 // AI findings are MammoFindingsController's. MainWindow owns one.
 #include <QList>
 #include <QObject>
@@ -21,6 +22,7 @@
 #include "core/mammo/MammoStudyLoader.h"
 #include "viewers/mammo/MammoImage.h"
 
+class QDockWidget;
 class QMainWindow;
 class QMenu;
 class QStackedWidget;
@@ -35,6 +37,7 @@ namespace delineate::app {
 class CommandRegistry;
 class JobRunner;
 class MammoFindingsController;
+class MammoReportPanel;
 
 class MammoFeature : public QObject {
   Q_OBJECT
@@ -47,6 +50,9 @@ class MammoFeature : public QObject {
   viewers::MammoReadingView* view() const { return view_; }
   const QList<QToolBar*>& toolBars() const { return toolBars_; }
   MammoFindingsController* findings() const { return findings_; }
+  // The report dock (Mammography > Report…, "mammo.report"): hidden until asked for.
+  MammoReportPanel* reportPanel() const { return reportPanel_; }
+  QDockWidget* reportDock() const { return reportDock_; }
   void populateMenu(QMenu* menu);
 
   // Shows the reading view and loads the study under `paths` hung by `layoutId` (a protocol id;
@@ -93,6 +99,8 @@ class MammoFeature : public QObject {
   viewers::MammoReadingView* view_;
   QList<QToolBar*> toolBars_;
   MammoFindingsController* findings_ = nullptr;
+  MammoReportPanel* reportPanel_ = nullptr;
+  QDockWidget* reportDock_ = nullptr;
   QMenu* layoutMenu_ = nullptr;
 
   core::mammo::HangingProtocolSet protocols_;

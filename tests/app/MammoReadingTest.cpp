@@ -5,9 +5,13 @@
 // broken image makes the layout say.
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
+#include <QFile>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QSettings>
+#include <QStandardPaths>
+#include <QTreeWidget>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -24,8 +28,11 @@
 #include "app/gui/MainWindow.h"
 #include "app/gui/MammoFeature.h"
 #include "app/gui/MammoFindingsController.h"
+#include "app/gui/MammoReportPanel.h"
 #include "app/server/MonaiServer.h"
 #include "core/net/HttpServer.h"
+#include "core/report/AuditTrail.h"
+#include "core/report/MammographyReportJson.h"
 #include "viewers/mammo/MammoReadingView.h"
 #include "viewers/mammo/MammoViewport.h"
 
@@ -484,6 +491,69 @@ TEST_F(MammoReadingTest, AServersDetectionModelGivesFindingsNamedAfterTheServer)
     }
   }
   EXPECT_TRUE(massOnLeftCc);
+}
+
+TEST_F(MammoReadingTest, AReportDraftedFromTheFindingsIsReviewedSignedAndAudited) {
+  QStandardPaths::setTestModeEnabled(true);
+  QFile::remove(app::MammoReportPanel::auditFile());
+  writeSampleMammoStudy(dir_ / "sample");
+  ASSERT_TRUE(open({QString::fromStdString((dir_ / "sample").string())}));
+  app::MammoReportPanel* panel = mammo()->reportPanel();
+  EXPECT_FALSE(panel->draftFromFindings());  // no findings yet
+  window_->action(QStringLiteral("mammo.report"))->trigger();
+  EXPECT_TRUE(mammo()->reportDock()->isVisible());
+  mammo()->findings()->detect();
+  ASSERT_TRUE(waitUntil([&] { return mammo()->findings()->findings().has_value(); }, 60000));
+  ASSERT_TRUE(panel->draftFromFindings());
+  ASSERT_TRUE(panel->report().has_value());
+  EXPECT_FALSE(panel->report()->content().findings.empty());
+  EXPECT_TRUE(panel->statusText().contains(QStringLiteral("NOT A DIAGNOSIS")));
+  int proposed = 0;
+  for (int i = 0; i < panel->fields()->topLevelItemCount(); ++i) {
+    proposed += panel->fields()->topLevelItem(i)->text(3) == QStringLiteral("AI-proposed");
+  }
+  EXPECT_GT(proposed, 3);
+  // Signing an unreviewed draft without a composition lists what is missing.
+  const QStringList missing = panel->sign(QStringLiteral("Test Reader"));
+  EXPECT_FALSE(missing.isEmpty());
+  EXPECT_TRUE(missing.join(QStringLiteral(" ")).contains(QStringLiteral("composition")))
+      << missing.join(QStringLiteral("; ")).toStdString();
+  EXPECT_FALSE(panel->report()->locked());
+
+  ASSERT_TRUE(panel->acceptAll());
+  ASSERT_TRUE(panel->setComposition(core::report::BreastComposition::B));
+  ASSERT_TRUE(panel->setAssessment(core::report::AssessmentCategory::Suspicious));
+  EXPECT_EQ(panel->report()->content().assessmentOverall.provenance(),
+            core::report::Provenance::Edited);
+  EXPECT_TRUE(panel->differencesText().contains(QStringLiteral("assessment")))
+      << panel->differencesText().toStdString();
+  ASSERT_TRUE(panel->sign(QStringLiteral("Test Reader")).isEmpty());
+  EXPECT_TRUE(panel->report()->locked());
+  EXPECT_FALSE(panel->setImpression(QStringLiteral("changed after signing")));
+  EXPECT_TRUE(panel->addAddendum(QStringLiteral("Compared with the prior."),
+                                 QStringLiteral("Test Reader")));
+  EXPECT_EQ(panel->report()->signOff().addenda().size(), 1u);
+
+  const QString saved = QString::fromStdString((dir_ / "report.json").string());
+  ASSERT_TRUE(panel->save(saved));
+  const auto back = core::report::readMammographyReport(saved.toStdString());
+  EXPECT_TRUE(back.locked());
+  // The audit trail holds the review, the edit and the signature, and no patient identifier.
+  const auto trail = core::report::readAuditTrail(app::MammoReportPanel::auditFile().toStdString());
+  auto has = [&](const std::string& action) {
+    return std::any_of(trail.begin(), trail.end(),
+                       [&](const auto& e) { return e.action == action; });
+  };
+  EXPECT_TRUE(has("sign"));
+  EXPECT_TRUE(has("edit"));
+  EXPECT_TRUE(has("addendum"));
+  QFile audit(app::MammoReportPanel::auditFile());
+  ASSERT_TRUE(audit.open(QIODevice::ReadOnly));
+  const QByteArray text = audit.readAll();
+  EXPECT_FALSE(text.contains("DELINEATE^MAMMO"));
+  EXPECT_FALSE(text.contains("DLN-0003"));
+  audit.close();
+  QFile::remove(app::MammoReportPanel::auditFile());
 }
 
 }  // namespace delineate::test
