@@ -1,0 +1,702 @@
+#include "core/report/MeasurementReportSr.h"
+
+#include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmsr/dsrdoc.h>
+
+#include <cctype>
+#include <functional>
+#include <set>
+#include <utility>
+
+#include "core/Error.h"
+#include "core/io/AtomicFile.h"
+#include "core/io/DicomCondition.h"
+#include "core/io/DicomHeader.h"
+#include "core/io/DicomSegSegment.h"
+#include "core/io/DicomUid.h"
+#include "core/io/DicomWriterAttributes.h"
+
+namespace delineate::core::report {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- Codes (sources in the comments; DCM = PS3.16 Annex D, SCT = SNOMED CT as used by the
+// DICOM templates named) ----
+
+DSRCodedEntryValue code(const std::string& value, const std::string& scheme,
+                        const std::string& meaning) {
+  return DSRCodedEntryValue(value.c_str(), scheme.c_str(), meaning.c_str(), DSRTypes::CVT_auto,
+                            OFExplicitBool(OFFalse));
+}
+
+// TID 1500
+const DSRCodedEntryValue kReportTitle() {
+  return code("126000", "DCM", "Imaging Measurement Report");
+}
+const DSRCodedEntryValue kLanguage() {
+  return code("121049", "DCM", "Language of Content Item and Descendants");
+}
+const DSRCodedEntryValue kEnglishUs() {
+  return code("en-US", "RFC5646", "English (United States)");
+}
+const DSRCodedEntryValue kProcedureReported() {
+  return code("121058", "DCM", "Procedure reported");
+}
+const DSRCodedEntryValue kImageLibrary() {
+  return code("111028", "DCM", "Image Library");
+}
+const DSRCodedEntryValue kImageLibraryGroup() {
+  return code("126200", "DCM", "Image Library Group");
+}
+const DSRCodedEntryValue kImagingMeasurements() {
+  return code("126010", "DCM", "Imaging Measurements");
+}
+const DSRCodedEntryValue kQualitativeEvaluations() {
+  return code("C0034375", "UMLS", "Qualitative Evaluations");
+}
+// TID 1002 / 1003 / 1004 observer context
+const DSRCodedEntryValue kObserverType() {
+  return code("121005", "DCM", "Observer Type");
+}
+const DSRCodedEntryValue kPerson() {
+  return code("121006", "DCM", "Person");
+}
+const DSRCodedEntryValue kDevice() {
+  return code("121007", "DCM", "Device");
+}
+const DSRCodedEntryValue kPersonObserverName() {
+  return code("121008", "DCM", "Person Observer Name");
+}
+const DSRCodedEntryValue kDeviceObserverUid() {
+  return code("121012", "DCM", "Device Observer UID");
+}
+const DSRCodedEntryValue kDeviceObserverName() {
+  return code("121013", "DCM", "Device Observer Name");
+}
+// TID 1411 / 1419
+const DSRCodedEntryValue kMeasurementGroup() {
+  return code("125007", "DCM", "Measurement Group");
+}
+const DSRCodedEntryValue kTrackingId() {
+  return code("112039", "DCM", "Tracking Identifier");
+}
+const DSRCodedEntryValue kTrackingUid() {
+  return code("112040", "DCM", "Tracking Unique Identifier");
+}
+const DSRCodedEntryValue kFindingCategory() {
+  return code("276214006", "SCT", "Finding category");
+}
+const DSRCodedEntryValue kFinding() {
+  return code("121071", "DCM", "Finding");
+}
+const DSRCodedEntryValue kReferencedSegment() {
+  return code("121191", "DCM", "Referenced Segment");
+}
+const DSRCodedEntryValue kSourceSeriesForSegmentation() {
+  return code("121232", "DCM", "Source series for segmentation");
+}
+const DSRCodedEntryValue kSourceOfMeasurement() {
+  return code("121112", "DCM", "Source of Measurement");
+}
+const DSRCodedEntryValue kTissue() {
+  return code("85756007", "SCT", "Tissue");
+}
+const DSRCodedEntryValue kVolume() {
+  return code("118565006", "SCT", "Volume");
+}
+const DSRCodedEntryValue kDiameter() {
+  return code("81827009", "SCT", "Diameter");
+}
+const DSRCodedEntryValue kDerivation() {
+  return code("121401", "DCM", "Derivation");
+}
+const DSRCodedEntryValue kMean() {
+  return code("373098007", "SCT", "Mean");
+}
+const DSRCodedEntryValue kStandardDeviation() {
+  return code("386136009", "SCT", "Standard Deviation");
+}
+const DSRCodedEntryValue kMaximum() {
+  return code("56851009", "SCT", "Maximum");
+}
+// Qualitative evaluations
+const DSRCodedEntryValue kImpression() {
+  return code("121073", "DCM", "Impression");
+}
+const DSRCodedEntryValue kRecommendation() {
+  return code("121075", "DCM", "Recommendation");
+}
+const DSRCodedEntryValue kComment() {
+  return code("121106", "DCM", "Comment");
+}
+// UCUM units
+const DSRCodedEntryValue kMilliliter() {
+  return code("ml", "UCUM", "milliliter");
+}
+const DSRCodedEntryValue kMillimeter() {
+  return code("mm", "UCUM", "millimeter");
+}
+
+// The intensity measured inside a segment, by modality: CT attenuation in HU (TID 1419 / dcmqi
+// use 112031 with a Derivation modifier), MR signal intensity, else a unitless intensity.
+std::pair<DSRCodedEntryValue, DSRCodedEntryValue> intensityConcept(const std::string& modality) {
+  if (modality == "CT") {
+    return {code("112031", "DCM", "Attenuation Coefficient"),
+            code("[hnsf'U]", "UCUM", "Hounsfield unit")};
+  }
+  if (modality == "MR") {
+    return {code("110852", "DCM", "MR signal intensity"), code("1", "UCUM", "no units")};
+  }
+  return {code("110852", "DCM", "MR signal intensity"), code("1", "UCUM", "no units")};
+}
+
+// CID 100 "Quantitative Diagnostic Imaging Procedures".
+DSRCodedEntryValue procedureFor(const std::string& modality) {
+  if (modality == "CT") {
+    return code("77477000", "SCT", "CT");
+  }
+  if (modality == "MR") {
+    return code("113091000", "SCT", "MRI");
+  }
+  return code("363679005", "SCT", "Imaging procedure");
+}
+
+bool same(const DSRCodedEntryValue& a, const DSRCodedEntryValue& b) {
+  return a.getCodeValue() == b.getCodeValue() &&
+         a.getCodingSchemeDesignator() == b.getCodingSchemeDesignator();
+}
+
+CodedConcept conceptOf(const DSRCodedEntryValue& c) {
+  return {c.getCodeValue().c_str(), c.getCodingSchemeDesignator().c_str(),
+          c.getCodeMeaning().c_str()};
+}
+
+DSRCodedEntryValue orTissue(const CodedConcept& c) {
+  return c.empty() ? kTissue() : code(c.value, c.scheme, c.meaning);
+}
+
+// ISO 8601 ("2024-05-02T09:30:00Z") -> DICOM DT ("20240502093000+0000"); "" when unusable.
+std::string dicomDateTime(const std::string& iso) {
+  std::string digits;
+  std::size_t i = 0;
+  for (; i < iso.size() && digits.size() < 14; ++i) {
+    const char c = iso[i];
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      digits += c;
+    } else if (c == 'Z' || ((c == '+' || c == '-') && digits.size() >= 8 && iso.find('T') < i)) {
+      break;
+    }
+  }
+  if (digits.size() < 8) {
+    return "";
+  }
+  while (i < iso.size() && iso[i] != 'Z' && iso[i] != '+' && iso[i] != '-') {
+    ++i;  // fraction of a second
+  }
+  if (i < iso.size() && iso[i] == 'Z') {
+    return digits + "+0000";
+  }
+  if (i < iso.size() && digits.size() >= 12) {
+    std::string offset(1, iso[i]);
+    for (++i; i < iso.size() && offset.size() < 5; ++i) {
+      if (std::isdigit(static_cast<unsigned char>(iso[i]))) {
+        offset += iso[i];
+      }
+    }
+    if (offset.size() == 5) {
+      return digits + offset;
+    }
+  }
+  return digits;
+}
+
+// A person name value: no backslash, at most 64 characters.
+std::string personName(std::string name) {
+  for (char& c : name) {
+    if (c == '\\') {
+      c = ' ';
+    }
+  }
+  return name.substr(0, 64);
+}
+
+// ---- A content tree built in memory, then added to DCMTK's tree in document order ----
+
+struct Item {
+  DSRTypes::E_RelationshipType relation = DSRTypes::RT_contains;
+  DSRTypes::E_ValueType type = DSRTypes::VT_Container;
+  DSRCodedEntryValue name;
+  std::function<OFCondition(DSRContentItem&)> value;
+  std::vector<Item> children;
+  std::string templateId;
+
+  Item& add(Item child) {
+    children.push_back(std::move(child));
+    return children.back();
+  }
+};
+
+Item container(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name) {
+  return {relation, DSRTypes::VT_Container, std::move(name), {}, {}, {}};
+}
+Item text(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string value,
+          DSRTypes::E_ValueType type = DSRTypes::VT_Text) {
+  return {relation,
+          type,
+          std::move(name),
+          [value = std::move(value)](DSRContentItem& item) {
+            return item.setStringValue(value.c_str(), OFFalse);
+          },
+          {},
+          {}};
+}
+Item coded(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
+           DSRCodedEntryValue value) {
+  return {relation,
+          DSRTypes::VT_Code,
+          std::move(name),
+          [value = std::move(value)](DSRContentItem& item) {
+            return item.setCodeValue(value, OFFalse);
+          },
+          {},
+          {}};
+}
+Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string sopClass,
+               std::string sopInstance, std::optional<std::uint16_t> segment = {}) {
+  return {relation,
+          DSRTypes::VT_Image,
+          std::move(name),
+          [=](DSRContentItem& item) {
+            DSRImageReferenceValue ref(sopClass.c_str(), sopInstance.c_str(), OFFalse);
+            if (segment) {
+              ref.getSegmentList().addItem(*segment);
+            }
+            return item.setImageReference(ref, OFFalse);
+          },
+          {},
+          {}};
+}
+Item numItem(DSRCodedEntryValue name, double value, DSRCodedEntryValue unit,
+             std::optional<DSRCodedEntryValue> derivation = {}) {
+  Item n{DSRTypes::RT_contains,
+         DSRTypes::VT_Num,
+         std::move(name),
+         [value, unit = std::move(unit)](DSRContentItem& item) {
+           DSRNumericMeasurementValue num(decimalString(value).c_str(), unit, OFFalse);
+           const OFCondition ok = num.setFloatingPointRepresentation(value, OFFalse);
+           return ok.bad() ? ok : item.setNumericValue(num, OFFalse);
+         },
+         {},
+         {}};
+  if (derivation) {
+    n.add(coded(DSRTypes::RT_hasConceptMod, kDerivation(), *derivation));
+  }
+  return n;
+}
+
+void emitChildren(DSRDocumentTree& tree, const Item& parent, const std::string& where);
+
+void emit(DSRDocumentTree& tree, const Item& item, DSRTypes::E_AddMode mode,
+          const std::string& where) {
+  if (tree.addContentItem(item.relation, item.type, mode) == 0) {
+    throw Error(ErrorKind::Internal, where,
+                std::string("cannot add the SR content item \"") +
+                    item.name.getCodeMeaning().c_str() + "\"");
+  }
+  DSRContentItem& current = tree.getCurrentContentItem();
+  if (!item.name.getCodeValue().empty()) {
+    checkDicom(current.setConceptName(item.name, OFFalse), where, "setting an SR concept name");
+  }
+  if (!item.templateId.empty()) {
+    checkDicom(current.setTemplateIdentification(item.templateId.c_str(), "DCMR"), where,
+               "setting a template identification");
+  }
+  if (item.value) {
+    checkDicom(item.value(current), where,
+               std::string("setting the value of \"") + item.name.getCodeMeaning().c_str() + "\"");
+  }
+  emitChildren(tree, item, where);
+}
+
+void emitChildren(DSRDocumentTree& tree, const Item& parent, const std::string& where) {
+  bool first = true;
+  for (const Item& child : parent.children) {
+    emit(tree, child, first ? DSRTypes::AM_belowCurrent : DSRTypes::AM_afterCurrent, where);
+    first = false;
+  }
+  if (!first) {
+    tree.goUp();
+  }
+}
+
+struct SourceInstance {
+  std::string sopClassUid, sopInstanceUid, seriesInstanceUid;
+};
+
+// ---- Reading: DCMTK's tree copied into plain nodes ----
+
+struct Node {
+  DSRTypes::E_ValueType type = DSRTypes::VT_invalid;
+  DSRCodedEntryValue name;
+  std::string text;  // TEXT, UIDREF, PNAME
+  DSRCodedEntryValue code;
+  DSRNumericMeasurementValue number;
+  DSRImageReferenceValue image;
+  std::vector<Node> children;
+};
+
+Node readNode(DSRDocumentTree& tree) {
+  Node n;
+  const DSRContentItem& item = tree.getCurrentContentItem();
+  n.type = item.getValueType();
+  n.name = item.getConceptName();
+  switch (n.type) {
+    case DSRTypes::VT_Text:
+    case DSRTypes::VT_UIDRef:
+    case DSRTypes::VT_PName:
+      n.text = item.getStringValue().c_str();
+      break;
+    case DSRTypes::VT_Code:
+      n.code = item.getCodeValue();
+      break;
+    case DSRTypes::VT_Num:
+      n.number = item.getNumericValue();
+      break;
+    case DSRTypes::VT_Image:
+      n.image = item.getImageReference();
+      break;
+    default:
+      break;
+  }
+  if (tree.goDown() > 0) {
+    do {
+      n.children.push_back(readNode(tree));
+    } while (tree.gotoNext() > 0);
+    tree.goUp();
+  }
+  return n;
+}
+
+SrValue valueOf(const DSRNumericMeasurementValue& num) {
+  SrValue v;
+  Float64 exact = 0;
+  if (num.getFloatingPointRepresentation(exact).good()) {
+    v.value = exact;
+  } else {
+    v.value = std::stod(num.getNumericValue().c_str());
+  }
+  v.unit = num.getMeasurementUnit().getCodeValue().c_str();
+  return v;
+}
+
+SrMeasurementGroup readGroup(const Node& group) {
+  SrMeasurementGroup g;
+  for (const Node& c : group.children) {
+    if (same(c.name, kTrackingId())) {
+      g.trackingId = c.text;
+    } else if (same(c.name, kTrackingUid())) {
+      g.trackingUid = c.text;
+    } else if (same(c.name, kFindingCategory())) {
+      g.findingCategory = conceptOf(c.code);
+    } else if (same(c.name, kFinding())) {
+      g.finding = conceptOf(c.code);
+    } else if (same(c.name, kReferencedSegment())) {
+      g.segSopInstanceUid = c.image.getSOPInstanceUID().c_str();
+      if (!c.image.getSegmentList().isEmpty()) {
+        g.segmentNumber = c.image.getSegmentList().getItem(1);
+      }
+    } else if (c.type == DSRTypes::VT_Num) {
+      DSRCodedEntryValue derivation;
+      for (const Node& m : c.children) {
+        if (same(m.name, kDerivation())) {
+          derivation = m.code;
+        }
+      }
+      if (same(c.name, kVolume())) {
+        g.volume = valueOf(c.number);
+      } else if (same(c.name, kDiameter())) {
+        g.largestDiameter = valueOf(c.number);
+      } else if (same(derivation, kMean())) {
+        g.mean = valueOf(c.number);
+      } else if (same(derivation, kStandardDeviation())) {
+        g.sd = valueOf(c.number);
+      }
+    }
+  }
+  return g;
+}
+
+}  // namespace
+
+void writeMeasurementReportSr(const MeasurementReport& report, const Volume& image,
+                              const std::optional<SegReference>& seg, const fs::path& out,
+                              const MeasurementSrOptions& options) {
+  const std::string where = out.string();
+  const VolumeInfo& info = image.info();
+  if (info.sourceFiles.empty()) {
+    throw Error(ErrorKind::InvalidInput, where,
+                "the image was not read from DICOM: a DICOM SR needs the source series as read "
+                "from DICOM (its study and the images it refers to)");
+  }
+  // The source instances, once each, in slice order.
+  std::vector<SourceInstance> sources;
+  std::set<std::string> seen;
+  DicomFileHeader first;
+  for (const std::string& file : info.sourceFiles) {
+    if (!seen.insert(file).second) {
+      continue;
+    }
+    DicomFileHeader h = readDicomHeader(file);
+    if (h.sopClassUid.empty() || h.sopInstanceUid.empty()) {
+      throw Error(ErrorKind::InvalidInput, file,
+                  "no SOP Class or SOP Instance UID, so a report cannot refer to it");
+    }
+    sources.push_back({h.sopClassUid, h.sopInstanceUid, h.seriesInstanceUid});
+    if (sources.size() == 1) {
+      first = std::move(h);
+    }
+  }
+  const std::string studyUid = first.studyInstanceUid;
+  const std::string seriesUid = first.seriesInstanceUid;
+  std::map<std::uint16_t, const Segment*> segments;
+  for (const Segment& s : options.segments) {
+    segments[s.label] = &s;
+  }
+
+  // Texts of this report, for the character set.
+  const auto& signature = report.signOff().signature();
+  std::vector<std::string> texts{first.patientName, first.studyDescription,
+                                 options.seriesDescription, options.organization};
+  if (signature) {
+    texts.push_back(signature->name);
+  }
+  for (const MeasurementRow& row : report.rows()) {
+    texts.push_back(row.name);
+  }
+  for (const Segment& s : options.segments) {
+    texts.insert(texts.end(), {s.category.meaning, s.type.meaning});
+  }
+  texts.push_back(report.notes().impression.value().value_or(""));
+  texts.push_back(report.notes().recommendations.value().value_or(""));
+  for (const Addendum& a : report.signOff().addenda()) {
+    texts.insert(texts.end(), {a.text, a.signature.name});
+  }
+  bool utf8 = false;
+  for (const std::string& t : texts) {
+    utf8 = utf8 || hasNonAscii(t);
+  }
+
+  // ---- Content ----
+  Item root = container(DSRTypes::RT_isRoot, kReportTitle());
+  root.add(coded(DSRTypes::RT_hasConceptMod, kLanguage(), kEnglishUs()));
+  if (signature) {
+    root.add(coded(DSRTypes::RT_hasObsContext, kObserverType(), kPerson()));
+    root.add(text(DSRTypes::RT_hasObsContext, kPersonObserverName(), personName(signature->name),
+                  DSRTypes::VT_PName));
+  } else {
+    root.add(coded(DSRTypes::RT_hasObsContext, kObserverType(), kDevice()));
+    root.add(text(DSRTypes::RT_hasObsContext, kDeviceObserverUid(),
+                  derivedDicomUid("2.25.1", "Delineate device observer"), DSRTypes::VT_UIDRef));
+    root.add(text(DSRTypes::RT_hasObsContext, kDeviceObserverName(), "Delineate"));
+  }
+  root.add(coded(DSRTypes::RT_hasConceptMod, kProcedureReported(), procedureFor(first.modality)));
+
+  Item& library = root.add(container(DSRTypes::RT_contains, kImageLibrary()))
+                      .add(container(DSRTypes::RT_contains, kImageLibraryGroup()));
+  for (const SourceInstance& s : sources) {
+    library.add(
+        imageItem(DSRTypes::RT_contains, DSRCodedEntryValue(), s.sopClassUid, s.sopInstanceUid));
+  }
+
+  const auto [intensity, intensityUnit] = intensityConcept(first.modality);
+  Item& measurements = root.add(container(DSRTypes::RT_contains, kImagingMeasurements()));
+  for (const MeasurementRow& row : report.rows()) {
+    Item& group = measurements.add(container(DSRTypes::RT_contains, kMeasurementGroup()));
+    group.templateId = "1411";
+    group.add(text(DSRTypes::RT_hasObsContext, kTrackingId(), row.name.substr(0, 64)));
+    group.add(text(DSRTypes::RT_hasObsContext, kTrackingUid(),
+                   derivedDicomUid(seriesUid, "measurement group " + row.link.labelMap + "#" +
+                                                  std::to_string(row.label)),
+                   DSRTypes::VT_UIDRef));
+    const auto known = segments.find(row.label);
+    const Segment* s = known == segments.end() ? nullptr : known->second;
+    group.add(
+        coded(DSRTypes::RT_contains, kFindingCategory(), s ? orTissue(s->category) : kTissue()));
+    group.add(coded(DSRTypes::RT_contains, kFinding(), s ? orTissue(s->type) : kTissue()));
+    const auto segNumber = seg ? seg->segmentNumbers.find(row.label)
+                               : std::map<std::uint16_t, std::uint16_t>::const_iterator{};
+    if (seg && segNumber != seg->segmentNumbers.end()) {
+      group.add(imageItem(DSRTypes::RT_contains, kReferencedSegment(), seg->sopClassUid,
+                          seg->sopInstanceUid, segNumber->second));
+      group.add(text(DSRTypes::RT_contains, kSourceSeriesForSegmentation(), seriesUid,
+                     DSRTypes::VT_UIDRef));
+    } else {
+      group.add(imageItem(DSRTypes::RT_contains, kSourceOfMeasurement(),
+                          sources.front().sopClassUid, sources.front().sopInstanceUid));
+    }
+    group.add(numItem(kVolume(), row.volumeMl, kMilliliter()));
+    if (row.mean) {
+      group.add(numItem(intensity, *row.mean, intensityUnit, kMean()));
+    }
+    if (row.sd) {
+      group.add(numItem(intensity, *row.sd, intensityUnit, kStandardDeviation()));
+    }
+    group.add(numItem(kDiameter(), row.largestDiameterMm, kMillimeter(), kMaximum()));
+  }
+
+  const std::string impression = report.notes().impression.value().value_or("");
+  const std::string recommendations = report.notes().recommendations.value().value_or("");
+  if (!impression.empty() || !recommendations.empty() || !report.signOff().addenda().empty()) {
+    Item& evaluations = root.add(container(DSRTypes::RT_contains, kQualitativeEvaluations()));
+    if (!impression.empty()) {
+      evaluations.add(text(DSRTypes::RT_contains, kImpression(), impression));
+    }
+    if (!recommendations.empty()) {
+      evaluations.add(text(DSRTypes::RT_contains, kRecommendation(), recommendations));
+    }
+    for (const Addendum& a : report.signOff().addenda()) {
+      evaluations.add(
+          text(DSRTypes::RT_contains, kComment(),
+               "Addendum by " + a.signature.name + " at " + a.signature.time + ": " + a.text));
+    }
+  }
+
+  // ---- Document ----
+  DSRDocument doc(DSRTypes::DT_ComprehensiveSR);
+  if (utf8) {
+    checkDicom(doc.setSpecificCharacterSetType(DSRTypes::CS_UTF8), where,
+               "setting the character set");
+  }
+  checkDicom(doc.createNewSeriesInStudy(studyUid.c_str(), OFFalse), where,
+             "placing the report in the study");
+  doc.setPatientName(first.patientName.c_str(), OFFalse);
+  doc.setPatientID(first.patientId.c_str(), OFFalse);
+  doc.setPatientBirthDate(first.patientBirthDate.c_str(), OFFalse);
+  doc.setPatientSex(first.patientSex.c_str(), OFFalse);
+  doc.setStudyDate(first.studyDate.c_str(), OFFalse);
+  doc.setStudyDescription(first.studyDescription.c_str(), OFFalse);
+  doc.setAccessionNumber(first.accessionNumber.c_str(), OFFalse);
+  doc.setManufacturer("Delineate", OFFalse);
+  doc.setSeriesDescription(options.seriesDescription.substr(0, 64).c_str(), OFFalse);
+  doc.setSeriesNumber(std::to_string(options.seriesNumber).c_str(), OFFalse);
+  doc.setInstanceNumber("1", OFFalse);
+
+  DSRDocumentTree& tree = doc.getTree();
+  if (tree.addContentItem(DSRTypes::RT_isRoot, DSRTypes::VT_Container) == 0) {
+    throw Error(ErrorKind::Internal, where, "cannot add the SR root container");
+  }
+  checkDicom(tree.getCurrentContentItem().setConceptName(root.name, OFFalse), where,
+             "setting the document title");
+  checkDicom(tree.getCurrentContentItem().setTemplateIdentification("1500", "DCMR"), where,
+             "setting the template identification");
+  emitChildren(tree, root, where);
+
+  for (const SourceInstance& s : sources) {
+    checkDicom(doc.getCurrentRequestedProcedureEvidence().addItem(
+                   studyUid.c_str(), s.seriesInstanceUid.c_str(), s.sopClassUid.c_str(),
+                   s.sopInstanceUid.c_str(), OFFalse),
+               where, "listing the evidence");
+  }
+  if (seg) {
+    checkDicom(doc.getCurrentRequestedProcedureEvidence().addItem(
+                   studyUid.c_str(), seg->seriesInstanceUid.c_str(), seg->sopClassUid.c_str(),
+                   seg->sopInstanceUid.c_str(), OFFalse),
+               where, "listing the segmentation as evidence");
+  }
+
+  if (signature) {
+    checkDicom(doc.completeDocument(), where, "completing the report");
+    checkDicom(doc.verifyDocument(personName(signature->name).c_str(),
+                                  options.organization.substr(0, 64).c_str(),
+                                  dicomDateTime(signature->time).c_str(), OFFalse),
+               where, "verifying the report");
+  }
+
+  DcmFileFormat file;
+  DcmDataset& ds = *file.getDataset();
+  checkDicom(doc.write(ds), where, "assembling the report");
+  // The project's UIDs (2.25 form) rather than DCMTK's.
+  checkDicom(ds.putAndInsertString(DCM_SOPInstanceUID, newDicomUid().c_str()), where,
+             "setting the SOP instance UID");
+  checkDicom(ds.putAndInsertString(DCM_SeriesInstanceUID, newDicomUid().c_str()), where,
+             "setting the series UID");
+
+  const fs::path tmp = temporarySiblingPath(out);
+  const OFCondition saved = file.saveFile(tmp.c_str(), EXS_LittleEndianExplicit);
+  if (saved.bad()) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw dicomError(saved, where, "writing the report");
+  }
+  commitAtomically(tmp, out);
+}
+
+MeasurementReportSrContent readMeasurementReportSr(const fs::path& path) {
+  const std::string where = path.string();
+  DcmFileFormat file;
+  checkDicom(file.loadFile(path.c_str()), where, "reading the report");
+  DSRDocument doc;
+  checkDicom(doc.read(*file.getDataset()), where, "reading the structured report");
+  DSRDocumentTree& tree = doc.getTree();
+  if (tree.gotoRoot() == 0) {
+    throw Error(ErrorKind::InvalidInput, where, "the structured report has no content");
+  }
+  const Node root = readNode(tree);
+  if (!same(root.name, kReportTitle())) {
+    throw Error(ErrorKind::InvalidInput, where,
+                std::string("not an Imaging Measurement Report (TID 1500) but \"") +
+                    root.name.getCodeMeaning().c_str() + "\"");
+  }
+
+  MeasurementReportSrContent c;
+  OFString value;
+  doc.getSOPInstanceUID(value);
+  c.sopInstanceUid = value.c_str();
+  doc.getStudyInstanceUID(value);
+  c.studyInstanceUid = value.c_str();
+  c.complete = doc.getCompletionFlag() == DSRTypes::CF_Complete;
+  c.verified = doc.getVerificationFlag() == DSRTypes::VF_Verified;
+  if (doc.getNumberOfVerifyingObservers() > 0) {
+    OFString dateTime, name, organization;
+    checkDicom(doc.getVerifyingObserver(1, dateTime, name, organization), where,
+               "reading the verifying observer");
+    c.verifyingObserver = name.c_str();
+    c.verificationDateTime = dateTime.c_str();
+  }
+  for (const Node& n : root.children) {
+    if (same(n.name, kPersonObserverName())) {
+      c.personObserver = n.text;
+    } else if (same(n.name, kImageLibrary())) {
+      for (const Node& g : n.children) {
+        for (const Node& i : g.children) {
+          if (i.type == DSRTypes::VT_Image) {
+            c.referencedImages.push_back(i.image.getSOPInstanceUID().c_str());
+          }
+        }
+      }
+    } else if (same(n.name, kImagingMeasurements())) {
+      for (const Node& g : n.children) {
+        if (same(g.name, kMeasurementGroup())) {
+          c.groups.push_back(readGroup(g));
+        }
+      }
+    } else if (same(n.name, kQualitativeEvaluations())) {
+      for (const Node& e : n.children) {
+        if (same(e.name, kImpression())) {
+          c.impression = e.text;
+        } else if (same(e.name, kRecommendation())) {
+          c.recommendations = e.text;
+        } else if (same(e.name, kComment())) {
+          c.comments.push_back(e.text);
+        }
+      }
+    }
+  }
+  return c;
+}
+
+}  // namespace delineate::core::report
