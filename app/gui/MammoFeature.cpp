@@ -297,17 +297,27 @@ bool MammoFeature::open(const QStringList& paths, const QString& layoutId) {
 }
 
 bool MammoFeature::openSample(const QString& layoutId) {
-  QString root;
-  try {
-    core::NullProgress quiet;  // written once, then reused from the cache
-    root = QString::fromStdString(core::sample::ensureDefaultSample(quiet).string());
-  } catch (const core::Error& e) {
-    reportError(tr("Cannot write the sample data:\n%1").arg(QString::fromUtf8(e.what())));
+  if (!layoutId.isEmpty() && protocols_.find(layoutId.toStdString()) == nullptr) {
+    reportError(tr("There is no hanging protocol \"%1\".").arg(layoutId));
     return false;
   }
-  return open({root + QStringLiteral("/mammo/screening-2026"),
-               root + QStringLiteral("/mammo/screening-2024")},
-              layoutId);
+  // Written once into the user's cache (seconds), then reused: off the GUI thread either way.
+  jobs_->run<QString>(
+      tr("Preparing the sample mammography study"),
+      [](core::ProgressSink& progress) {
+        return QString::fromStdString(core::sample::ensureDefaultSample(progress).string());
+      },
+      [this, layoutId](QString root) {
+        open({root + QStringLiteral("/mammo/screening-2026"),
+              root + QStringLiteral("/mammo/screening-2024")},
+             layoutId);
+      },
+      [this](const QString& error, bool cancelled) {
+        if (!cancelled) {
+          reportError(tr("Cannot write the sample data:\n%1").arg(error));
+        }
+      });
+  return true;
 }
 
 void MammoFeature::enterReadingMode() {
