@@ -30,14 +30,15 @@ VolumePtr brightIsDense(const VolumePtr& image) {
   if (image->info().photometric != "MONOCHROME1") {
     return image;
   }
-  const auto [lo, hi] = image->valueRange();
+  // A plain variable: clang 14 cannot capture a structured binding in the lambda below.
+  const double flip = image->valueRange().first + image->valueRange().second;
   auto voxels = std::make_shared<VoxelBuffer>(image->scalarType(), image->voxels().count());
   dispatchScalar(image->scalarType(), [&](auto tag) {
     using T = decltype(tag);
     const T* in = image->data<T>();
     T* out = voxels->as<T>();
     for (std::size_t i = 0; i < voxels->count(); ++i) {
-      out[i] = static_cast<T>(lo + hi - static_cast<double>(in[i]));
+      out[i] = static_cast<T>(flip - static_cast<double>(in[i]));
     }
   });
   VolumeInfo info = image->info();
