@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "core/Error.h"
@@ -56,6 +57,21 @@ void commitAtomically(const fs::path& temporary, const fs::path& target) {
   }
   const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
   syncPath(folder, true);
+}
+
+void writeTextAtomically(const fs::path& target, std::string_view text, const std::string& what) {
+  const fs::path temporary = temporarySiblingPath(target);
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), std::streamsize(text.size()));
+    out.close();
+    if (!out) {
+      std::error_code ec;
+      fs::remove(temporary, ec);
+      throw Error(ErrorKind::Io, target.string(), "cannot write " + what);
+    }
+  }
+  commitAtomically(temporary, target);
 }
 
 }  // namespace delineate::core

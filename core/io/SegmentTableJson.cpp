@@ -112,15 +112,7 @@ std::vector<Segment> segmentTableFromJson(const std::string& text, const std::st
 }
 
 void writeSegmentTable(const std::vector<Segment>& segments, const std::filesystem::path& path) {
-  const auto tmp = temporarySiblingPath(path);
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << segmentTableToJson(segments) << "\n";
-    if (!f) {
-      throw Error(ErrorKind::Io, path.string(), "cannot write segment table");
-    }
-  }
-  commitAtomically(tmp, path);
+  writeTextAtomically(path, segmentTableToJson(segments) + "\n", "segment table");
 }
 
 std::vector<Segment> readSegmentTable(const std::filesystem::path& path) {

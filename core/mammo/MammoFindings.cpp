@@ -314,19 +314,7 @@ json toJson(const StudyFindings& findings) {
 }
 
 void writeStudyFindings(const StudyFindings& findings, const std::filesystem::path& file) {
-  const std::string text = toJson(findings).dump(1) + "\n";
-  const std::filesystem::path temporary = temporarySiblingPath(file);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), std::streamsize(text.size()));
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(temporary, ec);
-      throw Error(ErrorKind::Io, file.string(), "cannot write the findings file");
-    }
-  }
-  commitAtomically(temporary, file);
+  writeTextAtomically(file, toJson(findings).dump(1) + "\n", "the findings file");
 }
 
 }  // namespace delineate::core::mammo

@@ -37,17 +37,7 @@ std::filesystem::path correctionRecordPath(const std::filesystem::path& labelMap
 }
 
 void writeCorrectionRecord(const CorrectionRecord& record, const std::filesystem::path& path) {
-  const std::filesystem::path tmp = temporarySiblingPath(path);
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << correctionRecordJson(record);
-    if (!f) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw Error(ErrorKind::Io, path.string(), "cannot write the correction record");
-    }
-  }
-  commitAtomically(tmp, path);
+  writeTextAtomically(path, correctionRecordJson(record), "the correction record");
 }
 
 CorrectionRecord readCorrectionRecord(const std::filesystem::path& path) {

@@ -99,17 +99,7 @@ std::string evaluationJson(const DatasetEvaluation& evaluation) {
 }
 
 void writeEvaluationJson(const DatasetEvaluation& evaluation, const std::filesystem::path& path) {
-  const std::filesystem::path tmp = temporarySiblingPath(path);
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << evaluationJson(evaluation);
-    if (!f) {
-      std::error_code ignored;
-      std::filesystem::remove(tmp, ignored);
-      throw Error(ErrorKind::Io, path.string(), "cannot write the JSON file");
-    }
-  }
-  commitAtomically(tmp, path);
+  writeTextAtomically(path, evaluationJson(evaluation), "the JSON file");
 }
 
 }  // namespace delineate::core

@@ -7,22 +7,6 @@ namespace delineate::core::report {
 
 namespace {
 
-// Calls f(name, field) for each field of a finding, in listing order.
-template <class Finding, class F>
-void eachFindingField(Finding& x, F&& f) {
-  f("kind", x.kind);
-  f("description", x.description);
-  f("laterality", x.laterality);
-  f("clockPosition", x.clockPosition);
-  f("depth", x.depth);
-  f("sizeMm", x.sizeMm);
-  f("massShape", x.massShape);
-  f("massMargin", x.massMargin);
-  f("massDensity", x.massDensity);
-  f("calcificationMorphology", x.calcificationMorphology);
-  f("calcificationDistribution", x.calcificationDistribution);
-}
-
 template <class Content, class F>
 void eachTopField(Content& c, F&& f) {
   f("composition", "breast composition", c.composition);

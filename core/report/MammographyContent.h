@@ -56,6 +56,23 @@ struct MammographyContent {
 // "F3"
 std::string findingName(int id);
 
+// Calls f(key, field) for each field of a finding (MammoFinding or const MammoFinding), in
+// listing and file order; the key is also the field path's last part.
+template <class Finding, class F>
+void eachFindingField(Finding& x, F&& f) {
+  f("kind", x.kind);
+  f("description", x.description);
+  f("laterality", x.laterality);
+  f("clockPosition", x.clockPosition);
+  f("depth", x.depth);
+  f("sizeMm", x.sizeMm);
+  f("massShape", x.massShape);
+  f("massMargin", x.massMargin);
+  f("massDensity", x.massDensity);
+  f("calcificationMorphology", x.calcificationMorphology);
+  f("calcificationDistribution", x.calcificationDistribution);
+}
+
 // Every field by path: "composition", "assessment/right", "assessment/left",
 // "assessment/overall", "management", "impression", "findings/F<id>/<field>" (kind, description,
 // laterality, clockPosition, depth, sizeMm, massShape, massMargin, massDensity,

@@ -14,22 +14,6 @@ namespace {
 
 constexpr const char* kFormat = "delineate-report-mammography";
 
-// Calls f(key, field) for each field of a finding, as in the file.
-template <class Finding, class F>
-void eachField(Finding& x, F&& f) {
-  f("kind", x.kind);
-  f("description", x.description);
-  f("laterality", x.laterality);
-  f("clockPosition", x.clockPosition);
-  f("depth", x.depth);
-  f("sizeMm", x.sizeMm);
-  f("massShape", x.massShape);
-  f("massMargin", x.massMargin);
-  f("massDensity", x.massDensity);
-  f("calcificationMorphology", x.calcificationMorphology);
-  f("calcificationDistribution", x.calcificationDistribution);
-}
-
 json contentToJson(const MammographyContent& c) {
   json out = {{"composition", fieldToJson(c.composition)},
               {"assessment",
@@ -47,7 +31,7 @@ json contentToJson(const MammographyContent& c) {
     if (x.otherViewFinding != 0) {
       f["otherViewFinding"] = x.otherViewFinding;
     }
-    eachField(x, [&](const char* key, const auto& field) { f[key] = fieldToJson(field); });
+    eachFindingField(x, [&](const char* key, const auto& field) { f[key] = fieldToJson(field); });
     out["findings"].push_back(std::move(f));
   }
   return out;
@@ -91,7 +75,7 @@ MammographyContent readContent(const ReportJsonReader& r, const json& root, cons
       x.otherViewFinding = int(r.integer(fj, fp, "otherViewFinding", 1, 1 << 30));
     }
     x.link = r.link(fj, fp);
-    eachField(x, [&](const char* k, auto& field) {
+    eachFindingField(x, [&](const char* k, auto& field) {
       field = r.field<typename std::decay_t<decltype(field.value())>::value_type>(fj, fp, k);
     });
     for (const auto& [v, k] : {std::pair{x.clockPosition.value(), "value"},

@@ -49,19 +49,7 @@ void addSignOff(json& report, const ReportSignOff& signOff) {
 }
 
 void writeReportFile(const json& report, const std::filesystem::path& file) {
-  const std::string text = report.dump(2) + "\n";
-  const std::filesystem::path temporary = temporarySiblingPath(file);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), std::streamsize(text.size()));
-    out.close();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(temporary, ec);
-      throw Error(ErrorKind::Io, file.string(), "cannot write the report");
-    }
-  }
-  commitAtomically(temporary, file);
+  writeTextAtomically(file, report.dump(2) + "\n", "the report");
 }
 
 }  // namespace delineate::core::report
