@@ -9,7 +9,7 @@ pkgs=(
   nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
-  dcmtk dicom3tools dcm2niix plastimatch
+  dcmtk dicom3tools dcm2niix plastimatch poppler-utils
   clang libclang-rt-14-dev
 )
 missing=()
