@@ -1,23 +1,19 @@
 #include "core/report/MeasurementReportSr.h"
 
 #include <dcmtk/config/osconfig.h>  // must come first
-#include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmsr/dsrdoc.h>
 
-#include <cctype>
-#include <functional>
 #include <set>
 #include <utility>
 
 #include "core/Error.h"
-#include "core/io/AtomicFile.h"
 #include "core/io/DicomCondition.h"
 #include "core/io/DicomHeader.h"
 #include "core/io/DicomSegSegment.h"
 #include "core/io/DicomUid.h"
-#include "core/io/DicomWriterAttributes.h"
 #include "core/report/SrCodes.h"
+#include "core/report/SrContentTree.h"
 
 namespace delineate::core::report {
 
@@ -27,216 +23,13 @@ namespace {
 
 using namespace sr;
 
-// ISO 8601 ("2024-05-02T09:30:00Z") -> DICOM DT ("20240502093000+0000"); "" when unusable.
-std::string dicomDateTime(const std::string& iso) {
-  std::string digits;
-  std::size_t i = 0;
-  for (; i < iso.size() && digits.size() < 14; ++i) {
-    const char c = iso[i];
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      digits += c;
-    } else if (c == 'Z' || ((c == '+' || c == '-') && digits.size() >= 8 && iso.find('T') < i)) {
-      break;
-    }
-  }
-  if (digits.size() < 8) {
-    return "";
-  }
-  while (i < iso.size() && iso[i] != 'Z' && iso[i] != '+' && iso[i] != '-') {
-    ++i;  // fraction of a second
-  }
-  if (i < iso.size() && iso[i] == 'Z') {
-    return digits + "+0000";
-  }
-  if (i < iso.size() && digits.size() >= 12) {
-    std::string offset(1, iso[i]);
-    for (++i; i < iso.size() && offset.size() < 5; ++i) {
-      if (std::isdigit(static_cast<unsigned char>(iso[i]))) {
-        offset += iso[i];
-      }
-    }
-    if (offset.size() == 5) {
-      return digits + offset;
-    }
-  }
-  return digits;
-}
-
-// A person name value: no backslash, at most 64 characters.
-std::string personName(std::string name) {
-  for (char& c : name) {
-    if (c == '\\') {
-      c = ' ';
-    }
-  }
-  return name.substr(0, 64);
-}
-
-// ---- A content tree built in memory, then added to DCMTK's tree in document order ----
-
-struct Item {
-  DSRTypes::E_RelationshipType relation = DSRTypes::RT_contains;
-  DSRTypes::E_ValueType type = DSRTypes::VT_Container;
-  DSRCodedEntryValue name;
-  std::function<OFCondition(DSRContentItem&)> value;
-  std::vector<Item> children;
-  std::string templateId;
-
-  Item& add(Item child) {
-    children.push_back(std::move(child));
-    return children.back();
-  }
-};
-
-Item container(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name) {
-  return {relation, DSRTypes::VT_Container, std::move(name), {}, {}, {}};
-}
-Item text(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string value,
-          DSRTypes::E_ValueType type = DSRTypes::VT_Text) {
-  return {relation,
-          type,
-          std::move(name),
-          [value = std::move(value)](DSRContentItem& item) {
-            return item.setStringValue(value.c_str(), OFFalse);
-          },
-          {},
-          {}};
-}
-Item coded(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
-           DSRCodedEntryValue value) {
-  return {relation,
-          DSRTypes::VT_Code,
-          std::move(name),
-          [value = std::move(value)](DSRContentItem& item) {
-            return item.setCodeValue(value, OFFalse);
-          },
-          {},
-          {}};
-}
-Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string sopClass,
-               std::string sopInstance, std::optional<std::uint16_t> segment = {}) {
-  return {relation,
-          DSRTypes::VT_Image,
-          std::move(name),
-          [=](DSRContentItem& item) {
-            DSRImageReferenceValue ref(sopClass.c_str(), sopInstance.c_str(), OFFalse);
-            if (segment) {
-              ref.getSegmentList().addItem(*segment);
-            }
-            return item.setImageReference(ref, OFFalse);
-          },
-          {},
-          {}};
-}
-Item numItem(DSRCodedEntryValue name, double value, DSRCodedEntryValue unit,
-             std::optional<DSRCodedEntryValue> derivation = {}) {
-  Item n{DSRTypes::RT_contains,
-         DSRTypes::VT_Num,
-         std::move(name),
-         [value, unit = std::move(unit)](DSRContentItem& item) {
-           DSRNumericMeasurementValue num(decimalString(value).c_str(), unit, OFFalse);
-           const OFCondition ok = num.setFloatingPointRepresentation(value, OFFalse);
-           return ok.bad() ? ok : item.setNumericValue(num, OFFalse);
-         },
-         {},
-         {}};
-  if (derivation) {
-    n.add(coded(DSRTypes::RT_hasConceptMod, kDerivation(), *derivation));
-  }
-  return n;
-}
-
-void emitChildren(DSRDocumentTree& tree, const Item& parent, const std::string& where);
-
-void emit(DSRDocumentTree& tree, const Item& item, DSRTypes::E_AddMode mode,
-          const std::string& where) {
-  if (tree.addContentItem(item.relation, item.type, mode) == 0) {
-    throw Error(ErrorKind::Internal, where,
-                std::string("cannot add the SR content item \"") +
-                    item.name.getCodeMeaning().c_str() + "\"");
-  }
-  DSRContentItem& current = tree.getCurrentContentItem();
-  if (!item.name.getCodeValue().empty()) {
-    checkDicom(current.setConceptName(item.name, OFFalse), where, "setting an SR concept name");
-  }
-  if (!item.templateId.empty()) {
-    checkDicom(current.setTemplateIdentification(item.templateId.c_str(), "DCMR"), where,
-               "setting a template identification");
-  }
-  if (item.value) {
-    checkDicom(item.value(current), where,
-               std::string("setting the value of \"") + item.name.getCodeMeaning().c_str() + "\"");
-  }
-  emitChildren(tree, item, where);
-}
-
-void emitChildren(DSRDocumentTree& tree, const Item& parent, const std::string& where) {
-  bool first = true;
-  for (const Item& child : parent.children) {
-    emit(tree, child, first ? DSRTypes::AM_belowCurrent : DSRTypes::AM_afterCurrent, where);
-    first = false;
-  }
-  if (!first) {
-    tree.goUp();
-  }
-}
-
 struct SourceInstance {
   std::string sopClassUid, sopInstanceUid, seriesInstanceUid;
 };
 
-// ---- Reading: DCMTK's tree copied into plain nodes ----
-
-struct Node {
-  DSRTypes::E_ValueType type = DSRTypes::VT_invalid;
-  DSRCodedEntryValue name;
-  std::string text;  // TEXT, UIDREF, PNAME
-  DSRCodedEntryValue code;
-  DSRNumericMeasurementValue number;
-  DSRImageReferenceValue image;
-  std::vector<Node> children;
-};
-
-Node readNode(DSRDocumentTree& tree) {
-  Node n;
-  const DSRContentItem& item = tree.getCurrentContentItem();
-  n.type = item.getValueType();
-  n.name = item.getConceptName();
-  switch (n.type) {
-    case DSRTypes::VT_Text:
-    case DSRTypes::VT_UIDRef:
-    case DSRTypes::VT_PName:
-      n.text = item.getStringValue().c_str();
-      break;
-    case DSRTypes::VT_Code:
-      n.code = item.getCodeValue();
-      break;
-    case DSRTypes::VT_Num:
-      n.number = item.getNumericValue();
-      break;
-    case DSRTypes::VT_Image:
-      n.image = item.getImageReference();
-      break;
-    default:
-      break;
-  }
-  if (tree.goDown() > 0) {
-    do {
-      n.children.push_back(readNode(tree));
-    } while (tree.gotoNext() > 0);
-    tree.goUp();
-  }
-  return n;
-}
-
 SrValue valueOf(const DSRNumericMeasurementValue& num) {
   SrValue v;
-  Float64 exact = 0;
-  if (num.getFloatingPointRepresentation(exact).good()) {
-    v.value = exact;
-  } else {
-    v.value = std::stod(num.getNumericValue().c_str());
-  }
+  v.value = numberOf(num);
   v.unit = num.getMeasurementUnit().getCodeValue().c_str();
   return v;
 }
@@ -464,23 +257,7 @@ void writeMeasurementReportSr(const MeasurementReport& report, const Volume& ima
                where, "verifying the report");
   }
 
-  DcmFileFormat file;
-  DcmDataset& ds = *file.getDataset();
-  checkDicom(doc.write(ds), where, "assembling the report");
-  // The project's UIDs (2.25 form) rather than DCMTK's.
-  checkDicom(ds.putAndInsertString(DCM_SOPInstanceUID, newDicomUid().c_str()), where,
-             "setting the SOP instance UID");
-  checkDicom(ds.putAndInsertString(DCM_SeriesInstanceUID, newDicomUid().c_str()), where,
-             "setting the series UID");
-
-  const fs::path tmp = temporarySiblingPath(out);
-  const OFCondition saved = file.saveFile(tmp.c_str(), EXS_LittleEndianExplicit);
-  if (saved.bad()) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw dicomError(saved, where, "writing the report");
-  }
-  commitAtomically(tmp, out);
+  saveSrDocument(doc, out);
 }
 
 MeasurementReportSrContent readMeasurementReportSr(const fs::path& path) {

@@ -1,7 +1,8 @@
 // Writes seed inputs for the fuzzers, all made in code: small DICOM files in every transfer
-// syntax (single- and multi-frame content), NIfTI files, and MONAI Label server answers (two
+// syntax (single- and multi-frame content), NIfTI files, MONAI Label server answers (two
 // selector bytes + body, see MonaiResponseFuzzer; among them a mammography findings file and a
-// detection model's result). Usage: make_fuzz_seeds <folder>
+// detection model's result) and mammography report SRs (a signed report with an addendum, an AI
+// draft). Usage: make_fuzz_seeds <folder>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "core/ai/Multipart.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/io/VolumeFileIO.h"
+#include "core/report/MammographyReportSr.h"
 
 using namespace delineate::core;
 namespace fs = std::filesystem;
@@ -83,6 +85,50 @@ void writeMonaiSeeds(const fs::path& folder) {
                  R"({"error": {"message": ["Session expired"], "type": "X"}, "success": false})");
 }
 
+// Mammography report SRs for SrDocumentFuzzer: every coded BI-RADS item, text items, an addendum.
+void writeSrSeeds(const fs::path& folder) {
+  using namespace report;
+  fs::create_directories(folder);
+  MammographyContent draft;
+  MammoFinding& mass = draft.addFinding();
+  mass.kind = ReportField<FindingKind>::proposed(FindingKind::Mass);
+  mass.laterality = ReportField<mammo::Laterality>::proposed(mammo::Laterality::Left);
+  mass.clockPosition = ReportField<int>::proposed(2);
+  mass.depth = ReportField<Depth>::proposed(Depth::Middle);
+  mass.sizeMm = ReportField<double>::proposed(9.5);
+  mass.aiScore = 0.8;
+  MammoFinding& calc = draft.addFinding();
+  calc.kind = ReportField<FindingKind>::proposed(FindingKind::Calcification);
+  calc.laterality = ReportField<mammo::Laterality>::proposed(mammo::Laterality::Right);
+  draft.assessmentOverall =
+      ReportField<AssessmentCategory>::proposed(AssessmentCategory::Incomplete);
+  draft.impression = ReportField<std::string>::proposed("Demonstration findings.");
+  MammographyReport ai = MammographyReport::fromAiDraft(draft, {"demo", true, 0.6});
+  ai.setSubject({"Seed^Patient", "S1", "19600101", "1.2.3.4.5", "A1"});
+  writeMammographyReportSr(ai, {}, folder / "mammo-draft.dcm");
+
+  MammographyReport r = ai;
+  r.edit("reader", "2024-05-02T09:00:00Z", [](MammographyContent& c) {
+    acceptAllProposals(c);
+    c.composition.set(BreastComposition::B);
+    c.findings[0].massShape.set(MassShape::Oval);
+    c.findings[0].massMargin.set(MassMargin::Obscured);
+    c.findings[0].massDensity.set(MassDensity::Low);
+    c.findings[1].calcificationMorphology.set(CalcificationMorphology::Amorphous);
+    c.findings[1].calcificationDistribution.set(CalcificationDistribution::Linear);
+    MammoFinding& other = c.addFinding();
+    other.kind.set(FindingKind::Other);
+    other.description.set("Skin lesion");
+    other.laterality.set(mammo::Laterality::Right);
+    c.assessmentRight.set(AssessmentCategory::ProbablyBenign);
+    c.assessmentLeft.set(AssessmentCategory::KnownMalignancy);
+    c.management.set("Surgical excision");
+  });
+  r.sign("Dr Seed", "2024-05-02T09:30:00Z");
+  r.addAddendum("Addendum text.", "Dr Seed", "2024-05-03T10:00:00Z");
+  writeMammographyReportSr(r, {}, folder / "mammo-signed.dcm");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +181,7 @@ int main(int argc, char** argv) {
     // The harness gzips its input itself; uncompressed seeds serve all three of its paths.
 
     writeMonaiSeeds(root / "monai");
+    writeSrSeeds(root / "sr");
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
