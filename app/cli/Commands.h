@@ -15,5 +15,6 @@ int runInfer(const Args& args);
 int runEval(const Args& args);
 int runHang(const Args& args);
 int runDetect(const Args& args);
+int runReport(const Args& args);
 
 }  // namespace delineate::cli

@@ -27,6 +27,7 @@ void usage(std::FILE* out) {
       "  hang [--layout ID] DIR...  mammograms in the viewports of a hanging protocol\n"
       "  detect [--json OUT] DIR... AI findings on mammograms: the demonstration detector,\n"
       "                             or --server URL --model NAME (detect for details)\n"
+      "  report export|show ...     a report as DICOM SR, PDF or JSON; what it holds (report)\n"
       "  --version                  print the version\n");
 }
 
@@ -48,8 +49,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::map<std::string, std::function<int(const Args&)>> commands{
-      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
-      {"infer", runInfer},   {"eval", runEval}, {"hang", runHang},       {"detect", runDetect}};
+      {"sample", runSample}, {"info", runInfo},     {"convert", runConvert},
+      {"seg", runSeg},       {"infer", runInfer},   {"eval", runEval},
+      {"hang", runHang},     {"detect", runDetect}, {"report", runReport}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

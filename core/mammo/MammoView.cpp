@@ -34,6 +34,10 @@ constexpr ViewName kViews[] = {
 
 }  // namespace
 
+bool namesImage(const MammoView& view, const std::string& imageId) {
+  return !imageId.empty() && (imageId == view.id || imageId == view.sopInstanceUid);
+}
+
 const char* toString(Laterality laterality) {
   switch (laterality) {
     case Laterality::Right:

@@ -13,7 +13,8 @@ enum class Laterality { Unknown, Right, Left };
 enum class ViewCode { Unknown, CC, MLO, ML, LM, XCCL, XCCM, FB, SIO, LMO, AT };
 
 struct MammoView {
-  std::string id;  // what the caller uses to find the image (SOP Instance UID, path)
+  std::string id;              // what the caller uses to find the image (SOP Instance UID, path)
+  std::string sopInstanceUid;  // from the file ("" when unknown)
   Laterality laterality = Laterality::Unknown;
   ViewCode view = ViewCode::Unknown;
   bool spot = false;           // spot compression (view modifier)
@@ -23,6 +24,10 @@ struct MammoView {
   std::string studyDate;        // YYYYMMDD
   std::string acquisitionTime;  // for choosing among duplicates: the latest wins
 };
+
+// Whether `imageId` (of AI findings or a report's links, which name images by path or by SOP
+// Instance UID) names this image.
+bool namesImage(const MammoView& view, const std::string& imageId);
 
 const char* toString(Laterality laterality);  // "R", "L", "?"
 const char* toString(ViewCode view);          // "CC", "MLO", ..., "?"

@@ -5,6 +5,7 @@ namespace delineate::core::mammo {
 MammoView mammoViewOf(const DicomFileHeader& header, const std::string& id) {
   MammoView v;
   v.id = id;
+  v.sopInstanceUid = header.sopInstanceUid;
   v.laterality = parseLaterality(header.laterality);
   v.view = parseViewCode(header.viewPosition);
   if (v.view == ViewCode::Unknown) {

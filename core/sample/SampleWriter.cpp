@@ -1,14 +1,24 @@
 #include "core/sample/SampleWriter.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include "core/Error.h"
 #include "core/io/DicomSeriesWriter.h"
+#include "core/io/LabelMapFileIO.h"
 #include "core/io/SegmentTableJson.h"
 #include "core/io/VolumeFileIO.h"
+#include "core/report/MammographyReportJson.h"
+#include "core/report/MeasurementReportJson.h"
 #include "core/sample/SampleCase.h"
 #include "core/sample/SampleRandom.h"
+#include "core/sample/SampleReports.h"
 
 namespace delineate::core::sample {
 
@@ -16,7 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kStampName = ".delineate-sample-v1";
+constexpr const char* kStampName = ".delineate-sample-v2";
 
 void writeVolumetricCase(const SampleCase& c, const fs::path& dir, ProgressSink& progress) {
   fs::create_directories(dir / "dicom");
@@ -88,6 +98,18 @@ void writeMammoStudy(const fs::path& dir, std::uint64_t seed, bool prior, bool m
   writeSegmentTable(segments, dir / "labels" / "segments.json");
 }
 
+// reports/brain-mr-measurements.json: over the label map as the app opens it (its name is the
+// label file's stem, so the report's links match the segments there).
+void writeBrainMeasurementReport(const SampleCase& brain, const fs::path& outDir,
+                                 ProgressSink& progress) {
+  progress.report(0.3, "Brain MR measurement report");
+  const LabelMap labels = readLabelMapFiles(outDir / "brain-mr" / "brain-mr_labels.nii.gz");
+  SubProgress p(progress, 0.3, 0.35);
+  fs::create_directories(outDir / "reports");
+  report::writeMeasurementReport(sampleMeasurementReport(labels, *brain.image, p),
+                                 outDir / "reports" / "brain-mr-measurements.json");
+}
+
 }  // namespace
 
 void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& progress) {
@@ -98,8 +120,10 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
   }
   progress.report(0.0, "Brain MR");
   {
-    SubProgress p(progress, 0.0, 0.35);
-    writeVolumetricCase(makeBrainMr(seed), outDir / "brain-mr", p);
+    SubProgress p(progress, 0.0, 0.3);
+    const SampleCase brain = makeBrainMr(seed);
+    writeVolumetricCase(brain, outDir / "brain-mr", p);
+    writeBrainMeasurementReport(brain, outDir, progress);
   }
   progress.throwIfCancelled();
   progress.report(0.35, "Abdominal CT");
@@ -116,8 +140,15 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
     writeMammoStudy(outDir / "mammo" / "screening-2026-monochrome1", seed, false, true, p);
   }
   {
-    SubProgress p(progress, 0.9, 1.0);
+    SubProgress p(progress, 0.9, 0.95);
     writeMammoStudy(outDir / "mammo" / "screening-2024", seed, true, false, p);
+  }
+  {
+    SubProgress p(progress, 0.95, 1.0);
+    const fs::path study = outDir / "mammo" / "screening-2026";
+    report::writeMammographyReport(
+        draftSampleMammographyReport(study / "dicom", study / "ai-findings.json", p),
+        outDir / "reports" / "screening-2026-mammography.json");
   }
   std::ofstream(outDir / "README.txt")
       << "Delineate synthetic sample data (seed " << seed << "). Not patient data.\n"
@@ -125,7 +156,10 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
       << "             hippocampus on each side (DICOM, NIfTI, label map + segment JSON)\n"
       << "abdomen-ct/  contrast CT with liver, spleen, kidneys and lesions; a metal skin\n"
       << "             marker lies on the patient's LEFT\n"
-      << "mammo/       4-view screening mammography (current, MONOCHROME1 copy, prior)\n";
+      << "mammo/       4-view screening mammography (current, MONOCHROME1 copy, prior);\n"
+      << "             screening-2026/ai-findings.json: the demonstration detector's findings\n"
+      << "reports/     an AI-drafted mammography report (DEMONSTRATION, not a diagnosis) and\n"
+      << "             the brain MR's measurement report, to open, edit, sign and export\n";
   std::ofstream(outDir / kStampName) << seed << "\n";
   progress.report(1.0, "Done");
 }
@@ -142,15 +176,45 @@ fs::path defaultSampleRoot() {
   } else {
     base = fs::temp_directory_path();
   }
-  return base / "delineate" / "sample-v1";
+  return base / "delineate" / "sample-v2";
+}
+
+fs::path ensureSampleAt(const fs::path& root, ProgressSink& progress) {
+  if (fs::exists(root / kStampName)) {
+    return root;
+  }
+  std::error_code ec;
+  fs::create_directories(root.parent_path(), ec);
+  const fs::path lockPath = root.string() + ".lock";
+  const int lock = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock < 0) {
+    throw Error(ErrorKind::Io, lockPath.string(), std::string("cannot open: ") + strerror(errno));
+  }
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }  // closing releases the lock
+  } unlock{lock};
+  while (::flock(lock, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      throw Error(ErrorKind::Io, lockPath.string(), std::string("cannot lock: ") + strerror(errno));
+    }
+  }
+  if (fs::exists(root / kStampName)) {
+    return root;  // written by another process while this one waited
+  }
+  const fs::path partial = root.string() + ".partial";
+  fs::remove_all(partial, ec);
+  fs::remove_all(root, ec);  // an incomplete copy (no stamp) of an older run
+  writeSampleData(partial, kDefaultSeed, progress);
+  fs::rename(partial, root, ec);
+  if (ec) {
+    throw Error(ErrorKind::Io, root.string(), "cannot move the sample into place: " + ec.message());
+  }
+  return root;
 }
 
 fs::path ensureDefaultSample(ProgressSink& progress) {
-  const fs::path root = defaultSampleRoot();
-  if (!fs::exists(root / kStampName)) {
-    writeSampleData(root, kDefaultSeed, progress);
-  }
-  return root;
+  return ensureSampleAt(defaultSampleRoot(), progress);
 }
 
 fs::path defaultSamplePath() {

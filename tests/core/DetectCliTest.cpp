@@ -8,6 +8,7 @@
 #include <map>
 
 #include "RunCommand.h"
+#include "SharedSample.h"
 #include "TempDir.h"
 #include "core/io/DicomHeader.h"
 #include "core/jobs/ProgressSink.h"
@@ -84,14 +85,13 @@ void expectFindingsOnTheTruth(const StudyFindings& f, const std::filesystem::pat
 
 TEST(DetectCli, TheSampleStudyGetsDemonstrationFindings) {
   delineate::test::TempDir dir;
-  NullProgress quiet;
-  sample::writeSampleData(dir.path(), sample::kDefaultSeed, quiet);
+  const std::filesystem::path sample = delineate::test::sharedSample();
   const std::string cli = DELINEATE_CLI;
-  const auto current = dir / "mammo/screening-2026";
+  const auto current = sample / "mammo/screening-2026";
   std::string out;
   ASSERT_EQ(delineate::test::runCommand(cli + " detect --json " + (dir / "f.json").string() + " " +
                                             current.string() + " " +
-                                            (dir / "mammo/screening-2024").string(),
+                                            (sample / "mammo/screening-2024").string(),
                                         &out),
             0)
       << out;
@@ -100,9 +100,22 @@ TEST(DetectCli, TheSampleStudyGetsDemonstrationFindings) {
   EXPECT_NE(out.find("mass"), std::string::npos) << out;
   EXPECT_NE(out.find(" mm"), std::string::npos) << out;
   expectFindingsOnTheTruth(readStudyFindings(dir / "f.json"), current);
+  // The sample's own findings file is this detector's output (images in another order).
+  const StudyFindings own = readStudyFindings(current / "ai-findings.json");
+  const StudyFindings fromCli = readStudyFindings(dir / "f.json");
+  ASSERT_TRUE(own.riskScore && fromCli.riskScore);
+  EXPECT_NEAR(*own.riskScore, *fromCli.riskScore, 1e-9);
+  const auto byImage = [](const StudyFindings& f) {
+    std::map<std::string, std::string> marks;
+    for (const auto& image : toJson(f)["images"]) {
+      marks[image["imageId"].get<std::string>()] = image["marks"].dump();
+    }
+    return marks;
+  };
+  EXPECT_TRUE(byImage(own) == byImage(fromCli));
 
   // The same images stored as MONOCHROME1.
-  const auto inverted = dir / "mammo/screening-2026-monochrome1";
+  const auto inverted = sample / "mammo/screening-2026-monochrome1";
   ASSERT_EQ(
       delineate::test::runCommand(
           cli + " detect --json " + (dir / "m1.json").string() + " " + inverted.string(), &out),
