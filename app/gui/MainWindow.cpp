@@ -33,6 +33,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/MammoFeature.h"
 #include "app/gui/MammoFindingsController.h"
+#include "app/gui/ReportFeature.h"
 #include "app/gui/SeriesBrowser.h"
 #include "app/gui/SeriesListController.h"
 #include "app/gui/StudyInfoPanel.h"
@@ -92,6 +93,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   mammo_->findings()->setAi(editing_->ai());
   compare_ = new CompareFeature(this, commands_, views_, editing_, options_.interactive);
   caseOpener_ = new EvaluationCaseOpener(this);
+  reports_ = new ReportFeature(this, commands_, editing_, mammo_, options_.interactive);
+  connect(reports_, &ReportFeature::failed, this, &MainWindow::loadFailed);
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
   createDocks();
   createStatusBar();
@@ -106,6 +109,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
+  delete reports_;  // its measurement dock reads the editing session
   delete caseOpener_;
   delete compare_;  // before the editing session it reads
   delete editing_;  // before the views it draws into
@@ -157,6 +161,7 @@ void MainWindow::createActions() {
   file->addAction(addCommand("file.open", tr("&Open file…"), QKeySequence::Open));
   file->addAction(addCommand("file.openFolder", tr("Open &folder…"), QKeySequence(tr("Ctrl+D"))));
   file->addAction(addCommand("file.openSample", tr("Open &sample brain MR")));
+  reports_->populateFileMenu(file);
   file->addSeparator();
   editing_->populateFileMenu(file);
   file->addSeparator();
@@ -215,6 +220,7 @@ void MainWindow::createActions() {
 
   QMenu* mammography = menuBar()->addMenu(tr("&Mammography"));
   mammo_->populateMenu(mammography);
+  reports_->populateMenu(menuBar()->addMenu(tr("&Report")));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(addCommand("help.about", tr("&About Delineate")));
@@ -334,6 +340,9 @@ void MainWindow::setLayoutCommand(const QString& name) {
 }
 
 bool MainWindow::openPath(const QString& path) {
+  if (!ReportFeature::reportFormat(path).isEmpty()) {
+    return reports_->openReport(path);  // the image and its label maps stay
+  }
   if (!confirmDiscard()) {
     return false;
   }

@@ -32,6 +32,7 @@ class EditingFeature;
 class EvaluationCaseOpener;
 class JobRunner;
 class MammoFeature;
+class ReportFeature;
 class SeriesBrowser;
 class SeriesListController;
 class StudyInfoPanel;
@@ -52,7 +53,7 @@ class MainWindow : public QMainWindow {
 
   // A file (research format or DICOM) or a folder; runs as a background job. False when the
   // user chose to keep unsaved label maps instead. A folder of only mammograms (DX/MG) opens in
-  // the mammography reading view.
+  // the mammography reading view; a report file (JSON, "delineate-report-...") in its dock.
   bool openPath(const QString& path);
   // The built-in sample brain MR (written to the user's cache on first use).
   void openSample();
@@ -70,6 +71,8 @@ class MainWindow : public QMainWindow {
   DatasetEvaluationDialog* datasetEvaluation();
   // The mammography reading mode (hanging protocols, reading tools, AI findings).
   MammoFeature* mammo() const { return mammo_; }
+  // Reports: the measurement report dock, opening report files (File > Open report…).
+  ReportFeature* reports() const { return reports_; }
   // Opens a dataset evaluation's case in the compare view (its double-click).
   EvaluationCaseOpener* caseOpener() const { return caseOpener_; }
   // True once a shown image's label files, jobs and surfaces are done (screenshots wait).
@@ -120,6 +123,7 @@ class MainWindow : public QMainWindow {
   EditingFeature* editing_ = nullptr;
   CompareFeature* compare_ = nullptr;
   MammoFeature* mammo_ = nullptr;
+  ReportFeature* reports_ = nullptr;
   DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
   EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;

@@ -261,7 +261,7 @@ void MammoFindingsController::showOn(viewers::MammoReadingView* view, const cm::
     viewers::MammoViewport* port = view->viewport(i);
     const cm::ImageFindings* mine = nullptr;
     std::size_t mineIndex = 0;
-    if (findings_ && port->image()) {
+    if (findings_ && port->image() && !concealed_) {
       for (std::size_t k = 0; k < findings_->images.size(); ++k) {
         if (findings_->images[k].imageId == port->image()->id) {
           mine = &findings_->images[k];
@@ -276,11 +276,20 @@ void MammoFindingsController::showOn(viewers::MammoReadingView* view, const cm::
     }
     port->setFindings(mine, currentMark);
   }
-  view->setFindingsText(summary());
+  view->setFindingsText(
+      concealed_ ? tr("AI hidden: read first, record your assessment, then reveal the AI")
+                 : summary());
+}
+
+void MammoFindingsController::setConcealed(bool concealed) {
+  if (concealed_ != concealed) {
+    concealed_ = concealed;
+    refresh();
+  }
 }
 
 QString MammoFindingsController::stepMark(int delta) {
-  if (order_.empty()) {
+  if (order_.empty() || concealed_) {
     return {};
   }
   const int n = static_cast<int>(order_.size());
@@ -294,6 +303,23 @@ QString MammoFindingsController::stepMark(int delta) {
       .arg(n)
       .arg(QString::fromStdString(m.kind))
       .arg(m.score, 0, 'f', 2);
+}
+
+bool MammoFindingsController::highlightMark(const std::string& imageId, int markIndex) {
+  if (!findings_ || concealed_ || markIndex < 0) {
+    return false;
+  }
+  for (std::size_t i = 0; i < order_.size(); ++i) {
+    const MarkRef r = order_[i];
+    if (findings_->images[r.image].imageId == imageId &&
+        r.mark == static_cast<std::size_t>(markIndex)) {
+      current_ = static_cast<int>(i);
+      feature_->view()->state()->setCurrentMark(current_);
+      refresh();
+      return true;
+    }
+  }
+  return false;
 }
 
 QString MammoFindingsController::summary() const {

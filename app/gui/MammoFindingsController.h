@@ -53,10 +53,17 @@ class MammoFindingsController : public QObject {
   void setFindings(core::mammo::StudyFindings findings);
   void clear();
   const std::optional<core::mammo::StudyFindings>& findings() const { return findings_; }
+  // Read first, then reveal: while concealed no viewport draws marks or heatmap and the findings
+  // line names no AI result (the findings are kept, and a draft can be made from them).
+  void setConcealed(bool concealed);
+  bool concealed() const { return concealed_; }
   // Hands each viewport of `view` the findings of the image it shows.
   void showOn(viewers::MammoReadingView* view, const core::mammo::Hanging& hanging);
   // Steps to the next (delta 1) or previous mark, highest score first; returns its description.
   QString stepMark(int delta);
+  // Makes mark `markIndex` of image `imageId` the current (highlighted) mark, as stepping to it
+  // would; false when the findings have no such mark (or are concealed).
+  bool highlightMark(const std::string& imageId, int markIndex);
   QString summary() const;
 
  Q_SIGNALS:
@@ -80,6 +87,7 @@ class MammoFindingsController : public QObject {
   std::optional<core::mammo::StudyFindings> findings_;
   std::vector<MarkRef> order_;
   int current_ = -1;
+  bool concealed_ = false;
 };
 
 }  // namespace delineate::app

@@ -1,24 +1,27 @@
 #include "app/gui/MammoReportPanel.h"
 
-#include <QComboBox>
+#include <QCheckBox>
 #include <QDateTime>
-#include <QDir>
 #include <QFileDialog>
-#include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QStandardPaths>
-#include <QTreeWidget>
+#include <QSignalBlocker>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <cstdio>
 
 #include "app/gui/MammoFeature.h"
+#include "app/gui/MammoFindingEditor.h"
 #include "app/gui/MammoFindingsController.h"
+#include "app/gui/MammoReadFirstBox.h"
+#include "app/gui/MammoReportFields.h"
+#include "app/gui/ReportAudit.h"
+#include "app/gui/ReportUndoKeys.h"
 #include "core/Error.h"
 #include "core/report/MammographyDraft.h"
 #include "core/report/MammographyReportJson.h"
@@ -34,98 +37,76 @@ std::string nowUtc() {
   return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
 }
 
-QColor provenanceColour(cr::Provenance p) {
-  switch (p) {
-    case cr::Provenance::AiProposed:
-      return {255, 200, 90};
-    case cr::Provenance::AcceptedUnchanged:
-      return {120, 200, 255};
-    case cr::Provenance::Edited:
-      return {255, 140, 140};
-    case cr::Provenance::Manual:
-      break;
-  }
-  return {200, 200, 200};
-}
-
-template <class E>
-void fillCombo(QComboBox* combo) {
-  combo->addItem(QObject::tr("(none)"), QString());
-  for (const auto& e : cr::enumEntries<E>()) {
-    combo->addItem(QString::fromLatin1(e.name), QString::fromLatin1(e.key));
-  }
-}
-
 }  // namespace
 
 MammoReportPanel::MammoReportPanel(MammoFeature* feature, bool interactive, QWidget* parent)
-    : QWidget(parent), feature_(feature), interactive_(interactive) {
+    : QWidget(parent), feature_(feature), interactive_(interactive), audit_(new ReportAudit(this)) {
   auto* column = new QVBoxLayout(this);
+  auto* top = new QHBoxLayout;
+  readFirst_ = new QCheckBox(tr("Read first, then reveal AI"), this);
+  readFirst_->setObjectName(QStringLiteral("reportReadFirst"));
+  readFirst_->setToolTip(
+      tr("Hide the AI's marks and values until you have recorded your own "
+         "assessment"));
   auto* draft = new QPushButton(tr("Draft from AI findings"), this);
   draft->setObjectName(QStringLiteral("reportDraft"));
-  column->addWidget(draft);
-  status_ = new QLabel(tr("No report. Find or open AI findings, then draft."), this);
+  top->addWidget(readFirst_);
+  top->addStretch(1);
+  top->addWidget(draft);
+  column->addLayout(top);
+  readFirstBox_ = new MammoReadFirstBox(this);
+  column->addWidget(readFirstBox_);
+  status_ = new QLabel(this);
   status_->setWordWrap(true);
+  status_->setMinimumHeight(status_->fontMetrics().lineSpacing() * 2);
   column->addWidget(status_);
-  fields_ = new QTreeWidget(this);
-  fields_->setColumnCount(4);
-  fields_->setHeaderLabels({tr("Field"), tr("Value"), tr("AI value"), tr("Provenance")});
-  fields_->setRootIsDecorated(false);
-  fields_->header()->setSectionResizeMode(QHeaderView::Interactive);
-  fields_->setColumnWidth(0, 190);
-  fields_->setColumnWidth(1, 130);
-  fields_->setColumnWidth(2, 100);
-  fields_->setTextElideMode(Qt::ElideMiddle);
-  column->addWidget(fields_, 1);
-  auto* form = new QFormLayout;
-  composition_ = new QComboBox(this);
-  fillCombo<cr::BreastComposition>(composition_);
-  assessment_ = new QComboBox(this);
-  fillCombo<cr::AssessmentCategory>(assessment_);
-  impression_ = new QPlainTextEdit(this);
-  impression_->setMaximumHeight(80);
-  form->addRow(tr("Composition"), composition_);
-  form->addRow(tr("Assessment"), assessment_);
-  form->addRow(tr("Impression"), impression_);
-  column->addLayout(form);
-  auto* buttons = new QHBoxLayout;
-  auto* apply = new QPushButton(tr("Apply"), this);
-  auto* acceptAllButton = new QPushButton(tr("Accept all AI proposals"), this);
+  tabs_ = new QTabWidget(this);
+  auto changer = [this](const std::function<void(cr::MammographyContent&)>& edit) {
+    return change(edit);
+  };
+  fields_ = new MammoReportFields(changer, this);
+  tabs_->addTab(fields_, tr("Fields"));
+  findingEditor_ = new MammoFindingEditor(changer, this);
+  tabs_->addTab(findingEditor_, tr("Findings"));
+  column->addWidget(tabs_, 1);
+  auto* buttons = new QGridLayout;
+  undoButton_ = new QPushButton(tr("Undo"), this);
+  redoButton_ = new QPushButton(tr("Redo"), this);
+  undoButton_->setToolTip(tr("Undo the last change of the report (Ctrl+Z)"));
+  redoButton_->setToolTip(tr("Redo (Ctrl+Shift+Z)"));
+  acceptAllButton_ = new QPushButton(tr("Accept all AI proposals"), this);
   signButton_ = new QPushButton(tr("Sign…"), this);
-  auto* addendum = new QPushButton(tr("Addendum…"), this);
-  auto* saveButton = new QPushButton(tr("Save…"), this);
-  for (QPushButton* b : {apply, acceptAllButton, signButton_, addendum, saveButton}) {
-    buttons->addWidget(b);
-  }
+  addendumButton_ = new QPushButton(tr("Addendum…"), this);
+  saveButton_ = new QPushButton(tr("Save…"), this);
+  buttons->addWidget(undoButton_, 0, 0);
+  buttons->addWidget(redoButton_, 0, 1);
+  buttons->addWidget(acceptAllButton_, 0, 2, 1, 2);
+  buttons->addWidget(signButton_, 1, 0);
+  buttons->addWidget(addendumButton_, 1, 1);
+  buttons->addWidget(saveButton_, 1, 2, 1, 2);
   column->addLayout(buttons);
   differences_ = new QPlainTextEdit(this);
   differences_->setReadOnly(true);
-  differences_->setMaximumHeight(90);
+  differences_->setMaximumHeight(80);
   column->addWidget(differences_);
+  new ReportUndoKeys(
+      this, [this] { undo(); }, [this] { redo(); });
 
+  connect(readFirst_, &QCheckBox::toggled, this, &MammoReportPanel::setReadFirst);
   connect(draft, &QPushButton::clicked, this, [this] { draftFromFindings(); });
-  connect(apply, &QPushButton::clicked, this, [this] {
-    if (!report_) {
-      return;
-    }
-    const auto c =
-        cr::parseKey<cr::BreastComposition>(composition_->currentData().toString().toStdString());
-    const auto a =
-        cr::parseKey<cr::AssessmentCategory>(assessment_->currentData().toString().toStdString());
-    const std::string text = impression_->toPlainText().toStdString();
-    change([&](cr::MammographyContent& content) {
-      if (c && content.composition.value() != c) {
-        content.composition.set(*c);
-      }
-      if (a && content.assessmentOverall.value() != a) {
-        content.assessmentOverall.set(*a);
-      }
-      if (content.impression.value().value_or(std::string()) != text) {
-        content.impression.set(text);
-      }
-    });
+  connect(readFirstBox_, &MammoReadFirstBox::recordRequested, this,
+          &MammoReportPanel::recordOwnAssessment);
+  connect(readFirstBox_, &MammoReadFirstBox::revealRequested, this, &MammoReportPanel::revealAi);
+  connect(findingEditor_, &MammoFindingEditor::findingSelected, this,
+          &MammoReportPanel::highlightFinding);
+  // A finding's row in the table selects it in the Findings tab (and highlights its mark).
+  connect(fields_, &MammoReportFields::findingActivated, this, [this](int id) {
+    findingEditor_->selectFinding(id);
+    highlightFinding(id);
   });
-  connect(acceptAllButton, &QPushButton::clicked, this, [this] { acceptAll(); });
+  connect(undoButton_, &QPushButton::clicked, this, &MammoReportPanel::undo);
+  connect(redoButton_, &QPushButton::clicked, this, &MammoReportPanel::redo);
+  connect(acceptAllButton_, &QPushButton::clicked, this, &MammoReportPanel::acceptAll);
   connect(signButton_, &QPushButton::clicked, this, [this] {
     bool ok = false;
     const QString name = QInputDialog::getText(this, tr("Sign the report"), tr("Your name:"),
@@ -138,14 +119,14 @@ MammoReportPanel::MammoReportPanel(MammoFeature* feature, bool interactive, QWid
       }
     }
   });
-  connect(addendum, &QPushButton::clicked, this, [this] {
+  connect(addendumButton_, &QPushButton::clicked, this, [this] {
     bool ok = false;
     const QString text = QInputDialog::getMultiLineText(this, tr("Addendum"), tr("Text:"), {}, &ok);
     if (ok && !text.isEmpty()) {
       addAddendum(text, user());
     }
   });
-  connect(saveButton, &QPushButton::clicked, this, [this] {
+  connect(saveButton_, &QPushButton::clicked, this, [this] {
     const QString f = QFileDialog::getSaveFileName(
         this, tr("Save the report"), QStringLiteral("report.json"), tr("Report (*.json)"));
     if (!f.isEmpty()) {
@@ -157,9 +138,12 @@ MammoReportPanel::MammoReportPanel(MammoFeature* feature, bool interactive, QWid
 
 MammoReportPanel::~MammoReportPanel() = default;
 
+QTreeWidget* MammoReportPanel::fields() const {
+  return fields_->tree();
+}
+
 QString MammoReportPanel::auditFile() {
-  const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-  return dir + QStringLiteral("/audit/reports.jsonl");
+  return ReportAudit::auditFile();
 }
 
 QString MammoReportPanel::user() const {
@@ -188,18 +172,30 @@ bool MammoReportPanel::draftFromFindings() {
     }
   }
   try {
-    report_ = cr::draftFromFindings(*findings, facts);
+    cr::MammographyReport drafted = cr::draftFromFindings(*findings, facts);
+    if (readFirst_->isChecked()) {
+      drafted.enableReadFirst();
+    }
+    report_ = std::move(drafted);
   } catch (const core::Error& e) {
     reportError(tr("Cannot draft the report:\n%1").arg(QString::fromUtf8(e.what())));
     return false;
   }
+  history_.clear();
   record({{nowUtc(), user().toStdString(), "draft", "", "", findings->source}});
   refresh();
   return true;
 }
 
+void MammoReportPanel::setReport(cr::MammographyReport report) {
+  report_ = std::move(report);
+  history_.clear();
+  refresh();
+}
+
 void MammoReportPanel::clear() {
   report_.reset();
+  history_.clear();
   refresh();
 }
 
@@ -208,7 +204,9 @@ bool MammoReportPanel::change(const std::function<void(cr::MammographyContent&)>
     return false;
   }
   try {
-    record(report_->edit(user().toStdString(), nowUtc(), edit));
+    record(history_.change(*report_, [&](cr::MammographyReport& r) {
+      return r.edit(user().toStdString(), nowUtc(), edit);
+    }));
   } catch (const core::Error& e) {
     reportError(QString::fromUtf8(e.what()));
     return false;
@@ -233,6 +231,63 @@ bool MammoReportPanel::acceptAll() {
   return change([](cr::MammographyContent& c) { cr::acceptAllProposals(c); });
 }
 
+void MammoReportPanel::setReadFirst(bool on) {
+  if (!report_ && readFirst_->isChecked() != on) {
+    readFirst_->setChecked(on);  // comes back here through toggled
+    return;
+  }
+  refresh();  // with a report, the box shows its mode again
+}
+
+bool MammoReportPanel::recordOwnAssessment(cr::AssessmentCategory category) {
+  if (!report_) {
+    return false;
+  }
+  try {
+    record({history_.change(*report_, [&](cr::MammographyReport& r) {
+      return r.recordOwnAssessment(user().toStdString(), nowUtc(), category);
+    })});
+  } catch (const core::Error& e) {
+    reportError(QString::fromUtf8(e.what()));
+    return false;
+  }
+  refresh();
+  return true;
+}
+
+bool MammoReportPanel::revealAi() {
+  if (!report_) {
+    return false;
+  }
+  try {
+    record({report_->revealAi(user().toStdString(), nowUtc())});
+  } catch (const core::Error& e) {
+    reportError(QString::fromUtf8(e.what()));
+    return false;
+  }
+  history_.clear();  // the AI cannot be hidden again, nor the own assessment changed
+  refresh();
+  return true;
+}
+
+bool MammoReportPanel::undo() {
+  if (!report_ || !history_.canUndo(*report_)) {
+    return false;
+  }
+  record(history_.undo(*report_, user().toStdString(), nowUtc()));
+  refresh();
+  return true;
+}
+
+bool MammoReportPanel::redo() {
+  if (!report_ || !history_.canRedo(*report_)) {
+    return false;
+  }
+  record(history_.redo(*report_, user().toStdString(), nowUtc()));
+  refresh();
+  return true;
+}
+
 QStringList MammoReportPanel::sign(const QString& name) {
   if (!report_) {
     return {tr("there is no report")};
@@ -249,6 +304,7 @@ QStringList MammoReportPanel::sign(const QString& name) {
   } catch (const core::Error& e) {
     return {QString::fromUtf8(e.what())};
   }
+  history_.clear();  // nothing is undone across a signature
   refresh();
   return {};
 }
@@ -281,18 +337,10 @@ bool MammoReportPanel::save(const QString& file) {
 }
 
 void MammoReportPanel::record(const std::vector<cr::AuditEntry>& entries) {
-  if (entries.empty()) {
-    return;
-  }
-  try {
-    if (!audit_) {
-      QDir().mkpath(QFileInfo(auditFile()).absolutePath());
-      audit_ = std::make_unique<cr::AuditTrail>(auditFile().toStdString());
-    }
-    audit_->append(entries);
-  } catch (const core::Error& e) {
+  const QString problem = audit_->append(entries);
+  if (!problem.isEmpty()) {
     reportError(tr("The audit trail cannot be written (%1); the change is kept in the report.")
-                    .arg(QString::fromUtf8(e.what())));
+                    .arg(problem));
   }
 }
 
@@ -304,38 +352,53 @@ QString MammoReportPanel::differencesText() const {
   return differences_->toPlainText();
 }
 
+void MammoReportPanel::updateConcealment() {
+  const bool hidden = report_ ? !report_->aiVisible() : readFirst_->isChecked();
+  feature_->findings()->setConcealed(hidden);
+}
+
+void MammoReportPanel::highlightFinding(int id) {
+  if (!report_ || !report_->aiVisible()) {
+    return;
+  }
+  for (const cr::MammoFinding& f : report_->content().findings) {
+    if (f.id == id && f.link.kind == cr::ReportLink::Kind::CadMark) {
+      feature_->findings()->highlightMark(f.link.imageId, f.link.markIndex);
+    }
+  }
+}
+
 void MammoReportPanel::refresh() {
-  fields_->clear();
   const bool has = report_.has_value();
   const bool locked = has && report_->locked();
-  for (QWidget* w :
-       std::initializer_list<QWidget*>{composition_, assessment_, impression_, signButton_}) {
-    w->setEnabled(has && !locked);
+  const bool aiShown = has && report_->aiVisible();
+  const bool editable = aiShown && !locked;
+  readFirst_->setEnabled(!has);
+  if (has) {
+    const QSignalBlocker block(readFirst_);
+    readFirst_->setChecked(report_->readFirst().enabled);
   }
+  updateConcealment();
+  readFirstBox_->showReport(has ? &*report_ : nullptr);
+  acceptAllButton_->setEnabled(editable);
+  signButton_->setEnabled(has && !locked);
+  addendumButton_->setEnabled(locked);
+  saveButton_->setEnabled(has);
+  undoButton_->setEnabled(has && history_.canUndo(*report_));
+  redoButton_->setEnabled(has && history_.canRedo(*report_));
+  findingEditor_->setContent(aiShown ? &report_->content() : nullptr, editable);
+  fields_->showReport(has ? &*report_ : nullptr, aiShown, editable);
   if (!has) {
-    status_->setText(tr("No report. Find or open AI findings, then draft."));
+    status_->setText(readFirst_->isChecked()
+                         ? tr("No report. Read first: the AI's marks stay hidden. Find, then "
+                              "draft, record your assessment and reveal the AI.")
+                         : tr("No report. Find or open AI findings, then draft."));
     differences_->clear();
     return;
   }
-  const cr::MammographyContent& content = report_->content();
-  for (const cr::FieldEntry& e : cr::listFields(content)) {
-    auto* item = new QTreeWidgetItem(fields_);
-    item->setText(0, QString::fromStdString(e.path));
-    item->setText(1, QString::fromStdString(e.value));
-    item->setText(2, e.aiValue ? QString::fromStdString(*e.aiValue) : QString());
-    item->setText(3, QString::fromLatin1(cr::nameOf(e.provenance)));
-    item->setBackground(3, provenanceColour(e.provenance));
-    item->setForeground(3, Qt::black);
-  }
-  auto select = [](QComboBox* combo, const char* key) {
-    combo->setCurrentIndex(std::max(0, combo->findData(QString::fromLatin1(key))));
-  };
-  select(composition_, content.composition.value() ? cr::keyOf(*content.composition.value()) : "");
-  select(assessment_,
-         content.assessmentOverall.value() ? cr::keyOf(*content.assessmentOverall.value()) : "");
-  impression_->setPlainText(QString::fromStdString(content.impression.value().value_or("")));
   const auto& origin = report_->aiOrigin();
-  QString status = !origin ? tr("Report without AI.")
+  QString status = !origin    ? tr("Report without AI.")
+                   : !aiShown ? tr("Draft from an AI result, hidden until you reveal it.")
                    : origin->demonstration
                        ? tr("Draft from %1 — DEMONSTRATION, NOT A DIAGNOSIS.")
                              .arg(QString::fromStdString(origin->source))
@@ -347,6 +410,10 @@ void MammoReportPanel::refresh() {
             .arg(report_->signOff().addenda().size());
   }
   status_->setText(status);
+  if (!aiShown) {
+    differences_->setPlainText(tr("The AI draft is hidden until you reveal it."));
+    return;
+  }
   QStringList diff;
   for (const auto& d : report_->differencesFromAiDraft()) {
     const char* kind = d.kind == cr::FieldDifference::Kind::Changed ? "changed"

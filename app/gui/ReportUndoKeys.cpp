@@ -1,0 +1,34 @@
+#include "app/gui/ReportUndoKeys.h"
+
+#include <QEvent>
+#include <QKeyEvent>
+#include <QKeySequence>
+#include <QWidget>
+
+namespace delineate::app {
+
+ReportUndoKeys::ReportUndoKeys(QWidget* panel, std::function<void()> undo,
+                               std::function<void()> redo)
+    : QObject(panel), undo_(std::move(undo)), redo_(std::move(redo)) {
+  panel->installEventFilter(this);
+}
+
+bool ReportUndoKeys::eventFilter(QObject* watched, QEvent* event) {
+  const QEvent::Type type = event->type();
+  if (type != QEvent::ShortcutOverride && type != QEvent::KeyPress) {
+    return QObject::eventFilter(watched, event);
+  }
+  auto* key = static_cast<QKeyEvent*>(event);
+  const bool undo = key->matches(QKeySequence::Undo);
+  const bool redo = !undo && key->matches(QKeySequence::Redo);
+  if (!undo && !redo) {
+    return QObject::eventFilter(watched, event);
+  }
+  key->accept();
+  if (type == QEvent::KeyPress) {
+    (undo ? undo_ : redo_)();
+  }
+  return true;
+}
+
+}  // namespace delineate::app
