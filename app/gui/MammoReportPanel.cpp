@@ -15,12 +15,14 @@
 #include <QVBoxLayout>
 #include <cstdio>
 
+#include "app/gui/JobProgressWidget.h"
 #include "app/gui/MammoFeature.h"
 #include "app/gui/MammoFindingEditor.h"
 #include "app/gui/MammoFindingsController.h"
 #include "app/gui/MammoReadFirstBox.h"
 #include "app/gui/MammoReportFields.h"
 #include "app/gui/ReportAudit.h"
+#include "app/gui/ReportExportButton.h"
 #include "app/gui/ReportUndoKeys.h"
 #include "core/Error.h"
 #include "core/report/MammographyDraft.h"
@@ -83,8 +85,21 @@ MammoReportPanel::MammoReportPanel(MammoFeature* feature, bool interactive, QWid
   buttons->addWidget(acceptAllButton_, 0, 2, 1, 2);
   buttons->addWidget(signButton_, 1, 0);
   buttons->addWidget(addendumButton_, 1, 1);
-  buttons->addWidget(saveButton_, 1, 2, 1, 2);
+  buttons->addWidget(saveButton_, 1, 2);
+  exportButton_ = new ReportExportButton([this](QString& whyNot) { return exportSource(whyNot); },
+                                         interactive_, this);
+  buttons->addWidget(exportButton_, 1, 3);
   column->addLayout(buttons);
+  column->addWidget(new JobProgressWidget(exportButton_->jobs(), this));
+  connect(exportButton_, &ReportExportButton::exported, this,
+          [this](const QString& file, const QStringList& notes, const QString& error) {
+            differences_->setPlainText(
+                error.isEmpty() ? tr("Exported to %1.").arg(file) +
+                                      (notes.isEmpty() ? QString()
+                                                       : QStringLiteral("\n") +
+                                                             notes.join(QStringLiteral("\n")))
+                                : error);
+          });
   differences_ = new QPlainTextEdit(this);
   differences_->setReadOnly(true);
   differences_->setMaximumHeight(80);
@@ -426,6 +441,21 @@ void MammoReportPanel::refresh() {
   differences_->setPlainText(diff.isEmpty() ? tr("Same as the AI draft.")
                                             : tr("Differences from the AI draft:\n") +
                                                   diff.join(QStringLiteral("\n")));
+}
+
+std::optional<ReportExportSource> MammoReportPanel::exportSource(QString& whyNot) const {
+  if (!report_) {
+    whyNot = tr("There is no report to export: draft one from the AI findings or open one.");
+    return std::nullopt;
+  }
+  ReportExportSource source{*report_, nullptr, nullptr, {}, feature_->findings()->findings()};
+  const std::string& study = report_->subject().studyInstanceUid;
+  for (const core::mammo::MammoView& v : feature_->files().views) {
+    if (study.empty() || v.studyUid == study) {
+      source.views.push_back(v);
+    }
+  }
+  return source;
 }
 
 void MammoReportPanel::reportError(const QString& message) {

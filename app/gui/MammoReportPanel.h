@@ -32,6 +32,9 @@ class QTreeWidget;
 
 namespace delineate::app {
 
+class ReportExportButton;
+struct ReportExportSource;
+
 class MammoFeature;
 class MammoFindingEditor;
 class MammoReadFirstBox;
@@ -50,6 +53,7 @@ class MammoReportPanel : public QWidget {
   // A report read from a file (File > Open report…): replaces the one shown.
   void setReport(core::report::MammographyReport report);
   const std::optional<core::report::MammographyReport>& report() const { return report_; }
+  ReportExportButton* exportButton() const { return exportButton_; }
   void clear();
 
   bool setComposition(core::report::BreastComposition composition);
@@ -91,6 +95,9 @@ class MammoReportPanel : public QWidget {
 
   MammoFeature* feature_;
   bool interactive_;
+  // The report with the study's views and the AI findings shown, for Export.
+  std::optional<ReportExportSource> exportSource(QString& whyNot) const;
+
   std::optional<core::report::MammographyReport> report_;
   core::report::MammographyHistory history_;
   ReportAudit* audit_;
@@ -107,6 +114,7 @@ class MammoReportPanel : public QWidget {
   QPushButton* signButton_;
   QPushButton* addendumButton_;
   QPushButton* saveButton_;
+  ReportExportButton* exportButton_;
 };
 
 }  // namespace delineate::app

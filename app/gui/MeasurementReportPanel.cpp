@@ -23,6 +23,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/NumericTableItem.h"
 #include "app/gui/ReportAudit.h"
+#include "app/gui/ReportExportButton.h"
 #include "app/gui/ReportUndoKeys.h"
 #include "core/report/MeasurementReportJson.h"
 
@@ -109,7 +110,20 @@ MeasurementReportPanel::MeasurementReportPanel(EditSession* session, ReportAudit
   buttons->addWidget(addendumButton_, 1, 0);
   buttons->addWidget(saveButton_, 1, 1);
   buttons->addWidget(openButton, 1, 2);
+  exportButton_ = new ReportExportButton([this](QString& whyNot) { return exportSource(whyNot); },
+                                         interactive_, this);
+  buttons->addWidget(exportButton_, 2, 0, 1, 3);
   column->addLayout(buttons);
+  column->addWidget(new JobProgressWidget(exportButton_->jobs(), this));
+  connect(exportButton_, &ReportExportButton::exported, this,
+          [this](const QString& file, const QStringList& notes, const QString& error) {
+            status_->setText(
+                error.isEmpty()
+                    ? tr("Exported to %1.").arg(file) +
+                          (notes.isEmpty() ? QString()
+                                           : QStringLiteral(" ") + notes.join(QStringLiteral("; ")))
+                    : error);
+          });
   new ReportUndoKeys(
       this, [this] { undo(); }, [this] { redo(); });
 
@@ -184,6 +198,23 @@ bool MeasurementReportPanel::update() {
     return false;
   }
   return startMeasuring(true);
+}
+
+std::optional<ReportExportSource> MeasurementReportPanel::exportSource(QString& whyNot) const {
+  if (!report_) {
+    whyNot =
+        tr("There is no measurement report to export: create one from the segments or open "
+           "one.");
+    return std::nullopt;
+  }
+  ReportExportSource source{*report_, session_->image(), nullptr, {}, std::nullopt};
+  const auto map = session_->activeMap();
+  const bool same =
+      map && !report_->rows().empty() && report_->rows().front().link.labelMap == map->name();
+  if (same) {
+    source.labels = session_->readCopy(*map);  // none while it is painted: no key images
+  }
+  return source;
 }
 
 bool MeasurementReportPanel::startMeasuring(bool updating, int attempt) {

@@ -29,6 +29,8 @@ namespace delineate::app {
 class EditSession;
 class JobRunner;
 class ReportAudit;
+class ReportExportButton;
+struct ReportExportSource;
 
 class MeasurementReportPanel : public QWidget {
   Q_OBJECT
@@ -63,12 +65,15 @@ class MeasurementReportPanel : public QWidget {
   QString statusText() const;
   QPushButton* undoButton() const { return undoButton_; }
   QPushButton* redoButton() const { return redoButton_; }
+  ReportExportButton* exportButton() const { return exportButton_; }
 
  Q_SIGNALS:
   void measured();  // a create or update finished (or failed)
 
  private:
   bool startMeasuring(bool updating, int attempt = 0);
+  // The report and the image and label map it was measured on, for Export.
+  std::optional<ReportExportSource> exportSource(QString& whyNot) const;
   void apply(
       const std::function<std::vector<core::report::AuditEntry>(core::report::MeasurementReport&)>&
           change);
@@ -96,6 +101,7 @@ class MeasurementReportPanel : public QWidget {
   QPushButton* signButton_;
   QPushButton* addendumButton_;
   QPushButton* saveButton_;
+  ReportExportButton* exportButton_;
 };
 
 }  // namespace delineate::app

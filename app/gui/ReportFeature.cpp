@@ -18,8 +18,11 @@
 #include "app/gui/MammoFeature.h"
 #include "app/gui/MammoReportPanel.h"
 #include "app/gui/MeasurementReportPanel.h"
+#include "app/gui/SrDocumentView.h"
 #include "core/Error.h"
+#include "core/io/DicomHeader.h"
 #include "core/report/ReportFile.h"
+#include "core/report/SrDocument.h"
 
 namespace delineate::app {
 
@@ -49,8 +52,8 @@ ReportFeature::ReportFeature(QMainWindow* window, CommandRegistry* commands,
           &QAction::triggered, this, &ReportFeature::showMeasurementDock);
   connect(commands_->add(QStringLiteral("report.open"), tr("Open &report…")), &QAction::triggered,
           this, [this] {
-            const QString f = QFileDialog::getOpenFileName(window_, tr("Open a report"), {},
-                                                           tr("Reports (*.json);;All files (*)"));
+            const QString f = QFileDialog::getOpenFileName(
+                window_, tr("Open a report"), {}, tr("Reports (*.json *.dcm);;All files (*)"));
             if (!f.isEmpty()) {
               openReport(f);
             }
@@ -79,6 +82,9 @@ void ReportFeature::showMeasurementDock() {
 }
 
 QString ReportFeature::reportFormat(const QString& path) {
+  if (isStructuredReport(path)) {
+    return QStringLiteral("dicom-sr");
+  }
   if (!path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive)) {
     return {};
   }
@@ -101,7 +107,42 @@ QString ReportFeature::reportFormat(const QString& path) {
   return format.startsWith(QStringLiteral("delineate-report-")) ? format : QString();
 }
 
+SrDocumentView* ReportFeature::structuredReportView() const {
+  return srView_;
+}
+
+bool ReportFeature::isStructuredReport(const QString& path) {
+  const QFileInfo info(path);
+  if (!info.isFile() || info.suffix().compare(QStringLiteral("json"), Qt::CaseInsensitive) == 0) {
+    return false;
+  }
+  try {
+    return core::readDicomHeader(path.toStdString()).modality == "SR";
+  } catch (const core::Error&) {
+    return false;  // not DICOM: not for this
+  }
+}
+
+bool ReportFeature::openStructuredReport(const QString& path) {
+  try {
+    // A structured report is small (kilobytes): read on the GUI thread.
+    const cr::SrDocument document = cr::readSrDocument(path.toStdString());
+    auto* view = new SrDocumentView(document, path, window_);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    srView_ = view;
+    view->show();
+    return true;
+  } catch (const core::Error& e) {
+    reportError(
+        tr("Cannot open the structured report %1:\n%2").arg(path, QString::fromUtf8(e.what())));
+    return false;
+  }
+}
+
 bool ReportFeature::openReport(const QString& path) {
+  if (isStructuredReport(path)) {
+    return openStructuredReport(path);
+  }
   QFileInfo info(path);
   if (info.size() > kMaxReportBytes) {
     reportError(tr("Cannot open the report %1:\nthe file is too large for a report").arg(path));

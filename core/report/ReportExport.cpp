@@ -1,4 +1,5 @@
-// Report export: loads what the format needs and calls the writer.
+// Report export: loads what the format needs (from files, or as the app has it) and calls the
+// writer.
 #include "core/report/ReportExport.h"
 
 #include <algorithm>
@@ -14,7 +15,6 @@
 #include "core/report/KeyImage.h"
 #include "core/report/MammographyReportSr.h"
 #include "core/report/MeasurementReportSr.h"
-#include "core/report/ReportFile.h"
 #include "core/report/ReportPdf.h"
 
 namespace delineate::core::report {
@@ -27,16 +27,6 @@ namespace {
 constexpr int kKeyImageWidth = 480;
 constexpr int kKeyImageHeight = 600;
 constexpr std::size_t kMaxKeyImages = 12;
-
-// The series the report was measured on; Error naming the path when it is not DICOM.
-VolumePtr loadDicomImage(const fs::path& path, ProgressSink& progress) {
-  VolumePtr image = openPath(path, progress).volume;
-  if (image->info().sourceFiles.empty()) {
-    throw Error(ErrorKind::InvalidInput, path.string(),
-                "not a DICOM series: the SR must refer to the DICOM images it was measured on");
-  }
-  return image;
-}
 
 // The SEG's UIDs and, by segment name, the segment numbers of the report's rows.
 SegReference segReference(const fs::path& seg, const MeasurementReport& report,
@@ -59,36 +49,31 @@ SegReference segReference(const fs::path& seg, const MeasurementReport& report,
   return ref;
 }
 
-void exportMeasurementSr(const MeasurementReport& report, const ExportRequest& request,
-                         ProgressSink& progress, ExportResult& result) {
-  if (request.image.empty()) {
-    throw Error(ErrorKind::InvalidInput, request.out.string(),
+void writeMeasurementSr(const MeasurementReport& report, const fs::path& out,
+                        const LoadedReportInputs& inputs, const std::optional<SegReference>& seg) {
+  if (inputs.image == nullptr) {
+    throw Error(ErrorKind::InvalidInput, out.string(),
                 "a measurement report's SR needs the DICOM series it was measured on (--image)");
   }
-  SubProgress loading(progress, 0, 0.8);
-  const VolumePtr image = loadDicomImage(request.image, loading);
+  if (inputs.image->info().sourceFiles.empty()) {
+    throw Error(ErrorKind::InvalidInput, out.string(),
+                "the image was not read from DICOM: the SR must refer to the DICOM images it "
+                "was measured on (export a PDF or JSON instead)");
+  }
   MeasurementSrOptions options;
-  if (!request.labels.empty()) {
-    options.segments = readLabelMapFiles(request.labels).segments();
+  if (inputs.labels) {
+    options.segments = inputs.labels->segments();
   }
-  std::optional<SegReference> seg;
-  if (!request.seg.empty()) {
-    SubProgress reading(progress, 0.8, 0.95);
-    seg = segReference(request.seg, report, reading, result);
-  }
-  writeMeasurementReportSr(report, *image, seg, request.out, options);
+  writeMeasurementReportSr(report, *inputs.image, seg, out, options);
 }
 
 std::vector<KeyImage> measurementKeyImages(const MeasurementReport& report,
-                                           const ExportRequest& request, ProgressSink& progress,
+                                           const LoadedReportInputs& inputs, ProgressSink& progress,
                                            ExportResult& result) {
-  if (request.image.empty() || request.labels.empty()) {
+  if (inputs.image == nullptr || inputs.labels == nullptr) {
     result.notes.push_back("no key images: give the image (--image) and the label map (--labels)");
     return {};
   }
-  SubProgress loading(progress, 0, 0.7);
-  const VolumePtr image = openPath(request.image, loading).volume;
-  const LabelMap labels = readLabelMapFiles(request.labels, &image->geometry());
   std::vector<KeyImage> images;
   for (const MeasurementRow& row : report.rows()) {
     progress.throwIfCancelled();
@@ -101,7 +86,8 @@ std::vector<KeyImage> measurementKeyImages(const MeasurementReport& report,
       break;
     }
     try {
-      images.push_back(measurementKeyImage(row, labels, *image, kKeyImageWidth, kKeyImageHeight));
+      images.push_back(
+          measurementKeyImage(row, *inputs.labels, *inputs.image, kKeyImageWidth, kKeyImageHeight));
     } catch (const Error& e) {
       result.notes.push_back("no key image of \"" + row.name + "\": " + e.what());
     }
@@ -139,32 +125,26 @@ std::string linkedId(const MammographyReport& report, const mammo::MammoView& vi
 }
 
 std::vector<KeyImage> mammographyKeyImages(const MammographyReport& report,
-                                           const ExportRequest& request, ProgressSink& progress,
+                                           const LoadedReportInputs& inputs, ProgressSink& progress,
                                            ExportResult& result) {
-  if (request.study.empty()) {
+  if (inputs.views.empty()) {
     result.notes.push_back("no key images: give the study's folder (--study)");
     return {};
   }
-  SubProgress scanning(progress, 0, 0.2);
-  std::vector<mammo::MammoView> views = studyViews(report, request.study, scanning);
-  fs::path findingsFile = request.findings;
-  if (findingsFile.empty() && fs::exists(request.study / "ai-findings.json")) {
-    findingsFile = request.study / "ai-findings.json";
-  }
-  const mammo::StudyFindings findings =
-      findingsFile.empty() ? mammo::StudyFindings{} : mammo::readStudyFindings(findingsFile);
-  if (findingsFile.empty()) {
+  if (inputs.findings == nullptr) {
     result.notes.push_back("no CAD marks on the key images: give the findings file (--findings)");
   }
   std::vector<std::pair<mammo::MammoView, std::string>> chosen;  // view, the id links use
-  for (const mammo::MammoView& v : views) {
+  for (const mammo::MammoView& v : inputs.views) {
     if (std::string id = linkedId(report, v); !id.empty()) {
       chosen.emplace_back(v, std::move(id));
     }
   }
-  if (chosen.empty()) {
-    for (const mammo::MammoView& v : views) {
-      chosen.emplace_back(v, v.id);
+  if (chosen.empty()) {  // no finding on an image: the study's views
+    for (const mammo::MammoView& v : inputs.views) {
+      if (!v.forProcessing) {
+        chosen.emplace_back(v, v.id);
+      }
     }
   }
   std::sort(chosen.begin(), chosen.end(), [](const auto& a, const auto& b) {
@@ -174,19 +154,21 @@ std::vector<KeyImage> mammographyKeyImages(const MammographyReport& report,
   chosen.resize(std::min(chosen.size(), kMaxKeyImages));
   std::vector<KeyImage> images;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
-    SubProgress loading(progress, 0.2 + 0.8 * double(i) / double(chosen.size()),
-                        0.2 + 0.8 * double(i + 1) / double(chosen.size()));
+    SubProgress loading(progress, double(i) / double(chosen.size()),
+                        double(i + 1) / double(chosen.size()));
     const VolumePtr volume = mammo::loadMammoFile(chosen[i].first.id, loading);
     const auto pyramid = mammo::ImagePyramid::create(volume, volume->geometry().size[2] / 2);
     pyramid->buildLevels(loading);
-    mammo::ImageFindings marks;
-    for (const mammo::ImageFindings& f : findings.images) {
-      if (mammo::namesImage(chosen[i].first, f.imageId)) {
-        marks = f;
-      }
-    }
     mammo::MammoView named = chosen[i].first;
     named.id = chosen[i].second;
+    mammo::ImageFindings marks;
+    if (inputs.findings) {
+      for (const mammo::ImageFindings& f : inputs.findings->images) {
+        if (mammo::namesImage(chosen[i].first, f.imageId)) {
+          marks = f;
+        }
+      }
+    }
     marks.imageId = named.id;
     images.push_back(mammographyKeyImage(report, named, marks, *pyramid,
                                          mammo::defaultDisplaySettings(*volume), kKeyImageWidth,
@@ -195,15 +177,39 @@ std::vector<KeyImage> mammographyKeyImages(const MammographyReport& report,
   return images;
 }
 
-void exportMammographySr(const MammographyReport& report, const ExportRequest& request,
-                         ProgressSink& progress) {
-  MammoSrSource source;
-  if (!request.study.empty()) {
-    for (const mammo::MammoView& v : studyViews(report, request.study, progress)) {
-      source.viewFiles.emplace_back(v.id);
-    }
+void exportLoaded(const AnyReport& report, ExportFormat format, const fs::path& out,
+                  const LoadedReportInputs& inputs, const std::optional<SegReference>& seg,
+                  ProgressSink& progress, ExportResult& result) {
+  const auto* mammography = std::get_if<MammographyReport>(&report);
+  const auto* measurements = std::get_if<MeasurementReport>(&report);
+  switch (format) {
+    case ExportFormat::Json:
+      writeReport(report, out);
+      break;
+    case ExportFormat::Sr:
+      if (measurements) {
+        writeMeasurementSr(*measurements, out, inputs, seg);
+      } else {
+        MammoSrSource source;
+        for (const mammo::MammoView& v : inputs.views) {
+          if (!v.forProcessing) {
+            source.viewFiles.emplace_back(v.id);
+          }
+        }
+        writeMammographyReportSr(*mammography, source, out);
+      }
+      break;
+    case ExportFormat::Pdf:
+      if (measurements) {
+        writeMeasurementReportPdf(
+            *measurements, measurementKeyImages(*measurements, inputs, progress, result), out);
+      } else {
+        writeMammographyReportPdf(
+            *mammography, mammographyKeyImages(*mammography, inputs, progress, result), out);
+      }
+      break;
   }
-  writeMammographyReportSr(report, source, request.out);
+  progress.report(1.0, "Done");
 }
 
 }  // namespace
@@ -215,32 +221,47 @@ ExportResult exportReport(const ExportRequest& request, ProgressSink& progress) 
 ExportResult exportReport(const AnyReport& report, const ExportRequest& request,
                           ProgressSink& progress) {
   ExportResult result;
-  const auto* mammography = std::get_if<MammographyReport>(&report);
-  const auto* measurements = std::get_if<MeasurementReport>(&report);
-  switch (request.format) {
-    case ExportFormat::Json:
-      writeReport(report, request.out);
-      break;
-    case ExportFormat::Sr:
-      if (measurements) {
-        exportMeasurementSr(*measurements, request, progress, result);
-      } else {
-        exportMammographySr(*mammography, request, progress);
-      }
-      break;
-    case ExportFormat::Pdf:
-      if (measurements) {
-        writeMeasurementReportPdf(*measurements,
-                                  measurementKeyImages(*measurements, request, progress, result),
-                                  request.out);
-      } else {
-        writeMammographyReportPdf(*mammography,
-                                  mammographyKeyImages(*mammography, request, progress, result),
-                                  request.out);
-      }
-      break;
+  const bool measurements = std::holds_alternative<MeasurementReport>(report);
+  const bool needsImages = request.format != ExportFormat::Json;
+  LoadedReportInputs inputs;
+  VolumePtr image;
+  std::optional<LabelMap> labels;
+  std::optional<mammo::StudyFindings> findings;
+  std::optional<SegReference> seg;
+  SubProgress loading(progress, 0, 0.5);
+  if (needsImages && measurements && !request.image.empty()) {
+    image = openPath(request.image, loading).volume;
+    inputs.image = image.get();
   }
-  progress.report(1.0, "Done");
+  if (needsImages && measurements && !request.labels.empty()) {
+    labels = image ? readLabelMapFiles(request.labels, &image->geometry())
+                   : readLabelMapFiles(request.labels);
+    inputs.labels = &*labels;
+  }
+  if (request.format == ExportFormat::Sr && measurements && !request.seg.empty() &&
+      !request.image.empty()) {
+    seg = segReference(request.seg, std::get<MeasurementReport>(report), loading, result);
+  }
+  if (needsImages && !measurements && !request.study.empty()) {
+    inputs.views = studyViews(std::get<MammographyReport>(report), request.study, loading);
+    fs::path file = request.findings;
+    if (file.empty() && fs::exists(request.study / "ai-findings.json")) {
+      file = request.study / "ai-findings.json";
+    }
+    if (!file.empty()) {
+      findings = mammo::readStudyFindings(file);
+      inputs.findings = &*findings;
+    }
+  }
+  SubProgress writing(progress, 0.5, 1.0);
+  exportLoaded(report, request.format, request.out, inputs, seg, writing, result);
+  return result;
+}
+
+ExportResult exportLoadedReport(const AnyReport& report, ExportFormat format, const fs::path& out,
+                                const LoadedReportInputs& inputs, ProgressSink& progress) {
+  ExportResult result;
+  exportLoaded(report, format, out, inputs, std::nullopt, progress, result);
   return result;
 }
 

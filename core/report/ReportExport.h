@@ -20,6 +20,10 @@
 #include <vector>
 
 #include "core/jobs/ProgressSink.h"
+#include "core/mammo/MammoFindings.h"
+#include "core/mammo/MammoView.h"
+#include "core/model/LabelMap.h"
+#include "core/model/Volume.h"
 #include "core/report/ReportFile.h"
 
 namespace delineate::core::report {
@@ -44,5 +48,19 @@ ExportResult exportReport(const ExportRequest& request, ProgressSink& progress);
 // input files.
 ExportResult exportReport(const AnyReport& report, const ExportRequest& request,
                           ProgressSink& progress);
+
+// What the app has loaded when it exports the report it shows: the image and label map of a
+// measurement report (the image read from DICOM for an SR), the views (id = the file) and the
+// AI findings of a mammography report. Null / empty: not there (as not given above).
+struct LoadedReportInputs {
+  const Volume* image = nullptr;
+  const LabelMap* labels = nullptr;
+  std::vector<mammo::MammoView> views;
+  const mammo::StudyFindings* findings = nullptr;
+};
+
+ExportResult exportLoadedReport(const AnyReport& report, ExportFormat format,
+                                const std::filesystem::path& out, const LoadedReportInputs& inputs,
+                                ProgressSink& progress);
 
 }  // namespace delineate::core::report
