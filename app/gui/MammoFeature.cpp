@@ -435,6 +435,7 @@ void MammoFeature::imageArrived(const cm::LoadedMammoImage& arrived, unsigned ge
   if (first) {
     viewers::MammoImage img;
     img.id = mv.id;
+    img.sopInstanceUid = mv.sopInstanceUid;
     img.pyramid = arrived.pyramid;
     const auto& g = arrived.pyramid->volume()->geometry();
     img.placed = {g.size[0], g.size[1], g.spacing[0], arrived.storedWall};

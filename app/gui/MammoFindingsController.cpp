@@ -222,17 +222,34 @@ bool MammoFindingsController::saveFile(const QString& file) {
 }
 
 void MammoFindingsController::setFindings(cm::StudyFindings findings) {
+  for (cm::ImageFindings& image : findings.images) {
+    image.imageId = canonicalImageId(image.imageId);
+  }
   findings_ = std::move(findings);
   current_ = -1;
   rebuildOrder();
   refresh();
+  Q_EMIT findingsReplaced();
+}
+
+std::string MammoFindingsController::canonicalImageId(const std::string& imageId) const {
+  for (const cm::MammoView& v : feature_->files().views) {
+    if (cm::namesImage(v, imageId)) {
+      return v.sopInstanceUid.empty() ? v.id : v.sopInstanceUid;
+    }
+  }
+  return imageId;
 }
 
 void MammoFindingsController::clear() {
+  const bool had = findings_.has_value();
   findings_.reset();
   order_.clear();
   current_ = -1;
   refresh();
+  if (had) {
+    Q_EMIT findingsReplaced();
+  }
 }
 
 void MammoFindingsController::rebuildOrder() {
@@ -263,7 +280,9 @@ void MammoFindingsController::showOn(viewers::MammoReadingView* view, const cm::
     std::size_t mineIndex = 0;
     if (findings_ && port->image() && !concealed_) {
       for (std::size_t k = 0; k < findings_->images.size(); ++k) {
-        if (findings_->images[k].imageId == port->image()->id) {
+        const std::string& id = findings_->images[k].imageId;
+        if (id == port->image()->id ||
+            (!port->image()->sopInstanceUid.empty() && id == port->image()->sopInstanceUid)) {
           mine = &findings_->images[k];
           mineIndex = k;
         }
@@ -309,9 +328,10 @@ bool MammoFindingsController::highlightMark(const std::string& imageId, int mark
   if (!findings_ || concealed_ || markIndex < 0) {
     return false;
   }
+  const std::string canonical = canonicalImageId(imageId);
   for (std::size_t i = 0; i < order_.size(); ++i) {
     const MarkRef r = order_[i];
-    if (findings_->images[r.image].imageId == imageId &&
+    if (findings_->images[r.image].imageId == canonical &&
         r.mark == static_cast<std::size_t>(markIndex)) {
       current_ = static_cast<int>(i);
       feature_->view()->state()->setCurrentMark(current_);

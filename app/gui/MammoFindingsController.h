@@ -50,8 +50,14 @@ class MammoFindingsController : public QObject {
   void findWithServer(const QString& choice = {});
   bool openFile(const QString& file);
   bool saveFile(const QString& file);
+  // Findings name images by path or by SOP Instance UID: they are kept under the image's SOP
+  // Instance UID when the study's file is known (canonicalImageId), as the command line and the
+  // sample write them, so that reports link to images portably.
   void setFindings(core::mammo::StudyFindings findings);
   void clear();
+  // The SOP Instance UID of the study's image that `imageId` names (a path or a UID), else
+  // `imageId` itself.
+  std::string canonicalImageId(const std::string& imageId) const;
   const std::optional<core::mammo::StudyFindings>& findings() const { return findings_; }
   // Read first, then reveal: while concealed no viewport draws marks or heatmap and the findings
   // line names no AI result (the findings are kept, and a draft can be made from them).
@@ -68,6 +74,8 @@ class MammoFindingsController : public QObject {
 
  Q_SIGNALS:
   void findingsChanged();
+  // New findings were set (detector, server, file) or cleared: reports recheck their links.
+  void findingsReplaced();
 
  private:
   struct MarkRef {

@@ -25,6 +25,7 @@
 #include "app/gui/ReportExportButton.h"
 #include "app/gui/ReportUndoKeys.h"
 #include "core/Error.h"
+#include "core/report/CadMarkLinks.h"
 #include "core/report/MammographyDraft.h"
 #include "core/report/MammographyReportJson.h"
 #include "core/report/ReportSignOff.h"
@@ -108,6 +109,8 @@ MammoReportPanel::MammoReportPanel(MammoFeature* feature, bool interactive, QWid
       this, [this] { undo(); }, [this] { redo(); });
 
   connect(readFirst_, &QCheckBox::toggled, this, &MammoReportPanel::setReadFirst);
+  connect(feature_->findings(), &MammoFindingsController::findingsReplaced, this,
+          &MammoReportPanel::checkMarkLinks);
   connect(draft, &QPushButton::clicked, this, [this] { draftFromFindings(); });
   connect(readFirstBox_, &MammoReadFirstBox::recordRequested, this,
           &MammoReportPanel::recordOwnAssessment);
@@ -177,7 +180,7 @@ bool MammoReportPanel::draftFromFindings() {
   for (std::size_t i = 0; i < views.size(); ++i) {
     if (const viewers::MammoImage* image = feature_->image(i)) {
       cr::ImageFacts f;
-      f.imageId = image->id;
+      f.imageId = feature_->findings()->canonicalImageId(image->id);
       f.view = views[i];
       f.columns = image->placed.columns;
       f.rows = image->placed.rows;
@@ -228,6 +231,25 @@ bool MammoReportPanel::change(const std::function<void(cr::MammographyContent&)>
   }
   refresh();
   return true;
+}
+
+void MammoReportPanel::checkMarkLinks() {
+  if (!report_ || report_->locked()) {
+    return;
+  }
+  const MammoFindingsController* controller = feature_->findings();
+  const core::mammo::StudyFindings none;
+  const auto& findings = controller->findings() ? *controller->findings() : none;
+  try {
+    record(history_.change(*report_, [&](cr::MammographyReport& r) {
+      return cr::updateMarkLinks(
+          r, findings, user().toStdString(), nowUtc(),
+          [controller](const std::string& id) { return controller->canonicalImageId(id); });
+    }));
+  } catch (const core::Error& e) {
+    reportError(QString::fromUtf8(e.what()));
+  }
+  refresh();
 }
 
 bool MammoReportPanel::setComposition(cr::BreastComposition composition) {

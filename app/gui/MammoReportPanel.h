@@ -95,6 +95,9 @@ class MammoReportPanel : public QWidget {
 
   MammoFeature* feature_;
   bool interactive_;
+  // The findings shown were replaced: findings whose CAD mark is gone get a broken link (values
+  // kept), links whose mark is back are repaired (core::report::updateMarkLinks; undoable).
+  void checkMarkLinks();
   // The report with the study's views and the AI findings shown, for Export.
   std::optional<ReportExportSource> exportSource(QString& whyNot) const;
 

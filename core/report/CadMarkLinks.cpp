@@ -10,10 +10,13 @@ namespace delineate::core::report {
 
 namespace {
 
-bool markIsThere(const MammoFinding& f, const mammo::StudyFindings& findings) {
+bool markIsThere(const MammoFinding& f, const mammo::StudyFindings& findings,
+                 const ImageIdMap& canonical) {
+  const auto name = [&](const std::string& id) { return canonical ? canonical(id) : id; };
+  const std::string linked = name(f.link.imageId);
   const auto image =
       std::find_if(findings.images.begin(), findings.images.end(),
-                   [&](const mammo::ImageFindings& i) { return i.imageId == f.link.imageId; });
+                   [&](const mammo::ImageFindings& i) { return name(i.imageId) == linked; });
   if (image == findings.images.end() || f.link.markIndex < 0 ||
       std::size_t(f.link.markIndex) >= image->marks.size()) {
     return false;
@@ -29,7 +32,8 @@ bool markIsThere(const MammoFinding& f, const mammo::StudyFindings& findings) {
 
 std::vector<AuditEntry> updateMarkLinks(MammographyReport& report,
                                         const mammo::StudyFindings& findings,
-                                        const std::string& user, const std::string& time) {
+                                        const std::string& user, const std::string& time,
+                                        const ImageIdMap& canonical) {
   if (report.locked()) {
     return {};
   }
@@ -39,7 +43,7 @@ std::vector<AuditEntry> updateMarkLinks(MammographyReport& report,
     if (f.link.kind != ReportLink::Kind::CadMark) {
       continue;
     }
-    const bool broken = !markIsThere(f, findings);
+    const bool broken = !markIsThere(f, findings, canonical);
     changed |= broken != f.link.broken;
     f.link.broken = broken;
   }

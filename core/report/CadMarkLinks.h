@@ -6,6 +6,7 @@
 // the finding's. Otherwise the link is marked broken and the finding keeps its values (location
 // and size were computed from the mark when it was there); a broken link whose mark is there
 // again is repaired. Findings not linked to a CAD mark are left alone.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,13 @@
 namespace delineate::core::report {
 
 // Returns the audit of what changed ("edit" of "findings/F<id>/link"), empty when nothing did.
-// A signed report is a record: it is left as it is (empty result).
+// A signed report is a record: it is left as it is (empty result). Images are named by path or
+// by SOP Instance UID: `canonical` (when given) maps both the links' and the findings' image ids
+// to one name before they are compared.
+using ImageIdMap = std::function<std::string(const std::string&)>;
 std::vector<AuditEntry> updateMarkLinks(MammographyReport& report,
                                         const mammo::StudyFindings& findings,
-                                        const std::string& user, const std::string& time);
+                                        const std::string& user, const std::string& time,
+                                        const ImageIdMap& canonical = {});
 
 }  // namespace delineate::core::report

@@ -395,9 +395,11 @@ TEST_F(MammoReadingTest, TheDemonstrationDetectorsMarksAndHeatmapAreDrawnAndStep
   // The L CC viewport draws its mass mark (red-orange outline) and its heatmap (yellow to red).
   viewers::MammoViewport* lcc = port(1);
   ASSERT_EQ(lcc->image()->title, QStringLiteral("L CC"));
+  // Findings name images by SOP Instance UID (as the command line and reports do).
+  ASSERT_FALSE(lcc->image()->sopInstanceUid.empty());
   const core::mammo::ImageFindings* mine = nullptr;
   for (const auto& f : findings->findings()->images) {
-    if (f.imageId == lcc->image()->id) {
+    if (f.imageId == lcc->image()->sopInstanceUid) {
       mine = &f;
     }
   }
@@ -484,7 +486,7 @@ TEST_F(MammoReadingTest, AServersDetectionModelGivesFindingsNamedAfterTheServer)
   EXPECT_TRUE(view()->findingsText().contains(QStringLiteral("NOT A DIAGNOSIS")));
   bool massOnLeftCc = false;
   for (const auto& image : findings->findings()->images) {
-    if (image.imageId == port(1)->image()->id) {
+    if (image.imageId == port(1)->image()->sopInstanceUid) {
       for (const auto& m : image.marks) {
         massOnLeftCc = massOnLeftCc || m.kind == "mass";
       }

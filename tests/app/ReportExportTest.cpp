@@ -159,25 +159,67 @@ TEST_F(ReportExportNiftiTest, AnSrOfAnImageNotReadFromDicomIsRefusedAndThePdfSti
   EXPECT_TRUE(fs::exists(dir_ / "m.json"));
 }
 
-TEST(ReportExportMammoTest, MammographyReportExportsAsSrAndPdfAndOpensReadOnly) {
-  DELINEATE_REQUIRE_GUI();
-  QStandardPaths::setTestModeEnabled(true);
+// The sample mammography study in the reading view, its demonstration findings drafted into a
+// report.
+class ReportExportMammoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    DELINEATE_REQUIRE_GUI();
+    QStandardPaths::setTestModeEnabled(true);
+    window = std::make_unique<app::MainWindow>(
+        app::MainWindowOptions{.interactive = false, .rememberRecent = false});
+    window->resize(1500, 950);
+    window->show();
+    writeSampleMammoStudy(dir / "sample");
+    mammo = window->mammo();
+    ASSERT_TRUE(mammo->open({QString::fromStdString((dir / "sample").string())},
+                            QStringLiteral("mammo-4up")));
+    ASSERT_TRUE(waitUntil([&] { return mammo->settled(); }, 60000));
+    window->action(QStringLiteral("mammo.report"))->trigger();
+    mammo->findings()->detect();
+    ASSERT_TRUE(waitUntil([&] { return mammo->findings()->findings().has_value(); }, 60000));
+    ASSERT_TRUE(mammo->reportPanel()->draftFromFindings());
+    ASSERT_FALSE(mammo->reportPanel()->report()->content().findings.empty());
+  }
+
   TempDir dir;
-  auto window = std::make_unique<app::MainWindow>(
-      app::MainWindowOptions{.interactive = false, .rememberRecent = false});
-  window->resize(1500, 950);
-  window->show();
-  writeSampleMammoStudy(dir / "sample");
-  app::MammoFeature* mammo = window->mammo();
-  ASSERT_TRUE(mammo->open({QString::fromStdString((dir / "sample").string())},
-                          QStringLiteral("mammo-4up")));
-  ASSERT_TRUE(waitUntil([&] { return mammo->settled(); }, 60000));
-  window->action(QStringLiteral("mammo.report"))->trigger();
-  mammo->findings()->detect();
-  ASSERT_TRUE(waitUntil([&] { return mammo->findings()->findings().has_value(); }, 60000));
-  ASSERT_TRUE(mammo->reportPanel()->draftFromFindings());
+  std::unique_ptr<app::MainWindow> window;
+  app::MammoFeature* mammo = nullptr;
+};
+
+TEST_F(ReportExportMammoTest, FindingsReplacedBreakAndRepairTheReportsMarkLinks) {
+  app::MammoReportPanel* panel = mammo->reportPanel();
+  const core::mammo::StudyFindings original = *mammo->findings()->findings();
+  const cr::MammoFinding first = panel->report()->content().findings.front();
+  // The drafted links name the images by SOP Instance UID, as the findings do.
+  EXPECT_EQ(first.link.imageId.rfind("/", 0), std::string::npos) << first.link.imageId;
+
+  core::mammo::StudyFindings fewer = original;
+  for (auto& image : fewer.images) {
+    if (image.imageId == first.link.imageId) {
+      image.marks.clear();  // another run without that image's marks
+    }
+  }
+  mammo->findings()->setFindings(fewer);
+  const auto linkOf = [&](int id) {
+    for (const cr::MammoFinding& f : panel->report()->content().findings) {
+      if (f.id == id) {
+        return f.link;
+      }
+    }
+    return cr::ReportLink{};
+  };
+  EXPECT_TRUE(linkOf(first.id).broken);
+  EXPECT_EQ(panel->report()->content().findings.front().sizeMm, first.sizeMm);  // values kept
+
+  mammo->findings()->setFindings(original);  // the marks are back: repaired
+  EXPECT_FALSE(linkOf(first.id).broken);
+  ASSERT_TRUE(panel->undo());  // undoable like any change
+  EXPECT_TRUE(linkOf(first.id).broken);
+}
+
+TEST_F(ReportExportMammoTest, MammographyReportExportsAsSrAndPdfAndOpensReadOnly) {
   const auto report = *mammo->reportPanel()->report();
-  ASSERT_FALSE(report.content().findings.empty());
 
   app::ReportExportButton* button = mammo->reportPanel()->exportButton();
   const auto sr = exportAndWait(button, cr::ExportFormat::Sr, dir / "mammo.dcm");

@@ -11,7 +11,8 @@
 namespace delineate::viewers {
 
 struct MammoImage {
-  std::string id;  // the file, as in hangings and AI findings
+  std::string id;              // the file, as in hangings
+  std::string sopInstanceUid;  // AI findings and reports name images by it when known
   core::mammo::PyramidPtr pyramid;
   core::mammo::PlacedImage placed;
   QString title;     // "R CC"
