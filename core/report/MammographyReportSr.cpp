@@ -247,25 +247,10 @@ void writeMammographyReportSr(const MammographyReport& report, const MammoSrSour
   }
   checkDicom(doc.createNewSeriesInStudy(subject.studyInstanceUid.c_str(), OFFalse), where,
              "placing the report in the study");
-  doc.setPatientName(personName(subject.patientName).c_str(), OFFalse);
-  doc.setPatientID(subject.patientId.substr(0, 64).c_str(), OFFalse);
-  doc.setPatientBirthDate(subject.birthDate.c_str(), OFFalse);
-  doc.setPatientSex(first.patientSex.c_str(), OFFalse);
-  doc.setStudyDate(first.studyDate.c_str(), OFFalse);
-  doc.setStudyDescription(first.studyDescription.c_str(), OFFalse);
-  doc.setAccessionNumber(subject.accessionNumber.substr(0, 16).c_str(), OFFalse);
-  doc.setManufacturer("Delineate", OFFalse);
-  doc.setSeriesDescription(options.seriesDescription.substr(0, 64).c_str(), OFFalse);
-  doc.setSeriesNumber(std::to_string(options.seriesNumber).c_str(), OFFalse);
-  doc.setInstanceNumber("1", OFFalse);
-
-  DSRDocumentTree& tree = doc.getTree();
-  if (tree.addContentItem(DSRTypes::RT_isRoot, DSRTypes::VT_Container) == 0) {
-    throw Error(ErrorKind::Internal, where, "cannot add the SR root container");
-  }
-  checkDicom(tree.getCurrentContentItem().setConceptName(root.name, OFFalse), where,
-             "setting the document title");
-  emitChildren(tree, root, where);
+  setReportHeader(doc, {subject.patientName, subject.patientId, subject.birthDate, first.patientSex,
+                        first.studyDate, first.studyDescription, subject.accessionNumber,
+                        options.seriesDescription, options.seriesNumber});
+  emitDocument(doc.getTree(), root, where);
 
   for (const DicomFileHeader& v : views) {
     checkDicom(doc.getCurrentRequestedProcedureEvidence().addItem(

@@ -133,6 +133,7 @@ void writeMeasurementReportSr(const MeasurementReport& report, const Volume& ima
 
   // ---- Content ----
   Item root = container(DSRTypes::RT_isRoot, kReportTitle());
+  root.templateId = "1500";
   root.add(coded(DSRTypes::RT_hasConceptMod, kLanguage(), kEnglishUs()));
   if (signature) {
     root.add(coded(DSRTypes::RT_hasObsContext, kObserverType(), kPerson()));
@@ -214,27 +215,10 @@ void writeMeasurementReportSr(const MeasurementReport& report, const Volume& ima
   }
   checkDicom(doc.createNewSeriesInStudy(studyUid.c_str(), OFFalse), where,
              "placing the report in the study");
-  doc.setPatientName(first.patientName.c_str(), OFFalse);
-  doc.setPatientID(first.patientId.c_str(), OFFalse);
-  doc.setPatientBirthDate(first.patientBirthDate.c_str(), OFFalse);
-  doc.setPatientSex(first.patientSex.c_str(), OFFalse);
-  doc.setStudyDate(first.studyDate.c_str(), OFFalse);
-  doc.setStudyDescription(first.studyDescription.c_str(), OFFalse);
-  doc.setAccessionNumber(first.accessionNumber.c_str(), OFFalse);
-  doc.setManufacturer("Delineate", OFFalse);
-  doc.setSeriesDescription(options.seriesDescription.substr(0, 64).c_str(), OFFalse);
-  doc.setSeriesNumber(std::to_string(options.seriesNumber).c_str(), OFFalse);
-  doc.setInstanceNumber("1", OFFalse);
-
-  DSRDocumentTree& tree = doc.getTree();
-  if (tree.addContentItem(DSRTypes::RT_isRoot, DSRTypes::VT_Container) == 0) {
-    throw Error(ErrorKind::Internal, where, "cannot add the SR root container");
-  }
-  checkDicom(tree.getCurrentContentItem().setConceptName(root.name, OFFalse), where,
-             "setting the document title");
-  checkDicom(tree.getCurrentContentItem().setTemplateIdentification("1500", "DCMR"), where,
-             "setting the template identification");
-  emitChildren(tree, root, where);
+  setReportHeader(doc, {first.patientName, first.patientId, first.patientBirthDate,
+                        first.patientSex, first.studyDate, first.studyDescription,
+                        first.accessionNumber, options.seriesDescription, options.seriesNumber});
+  emitDocument(doc.getTree(), root, where);
 
   for (const SourceInstance& s : sources) {
     checkDicom(doc.getCurrentRequestedProcedureEvidence().addItem(

@@ -113,6 +113,33 @@ void emit(DSRDocumentTree& tree, const Item& item, DSRTypes::E_AddMode mode,
 
 }  // namespace
 
+void setReportHeader(DSRDocument& doc, const ReportHeader& h) {
+  doc.setPatientName(personName(h.patientName).c_str(), OFFalse);
+  doc.setPatientID(h.patientId.substr(0, 64).c_str(), OFFalse);
+  doc.setPatientBirthDate(h.birthDate.c_str(), OFFalse);
+  doc.setPatientSex(h.sex.c_str(), OFFalse);
+  doc.setStudyDate(h.studyDate.c_str(), OFFalse);
+  doc.setStudyDescription(h.studyDescription.c_str(), OFFalse);
+  doc.setAccessionNumber(h.accessionNumber.substr(0, 16).c_str(), OFFalse);
+  doc.setManufacturer("Delineate", OFFalse);
+  doc.setSeriesDescription(h.seriesDescription.substr(0, 64).c_str(), OFFalse);
+  doc.setSeriesNumber(std::to_string(h.seriesNumber).c_str(), OFFalse);
+  doc.setInstanceNumber("1", OFFalse);
+}
+
+void emitDocument(DSRDocumentTree& tree, const Item& root, const std::string& where) {
+  if (tree.addContentItem(DSRTypes::RT_isRoot, DSRTypes::VT_Container) == 0) {
+    throw Error(ErrorKind::Internal, where, "cannot add the SR root container");
+  }
+  DSRContentItem& current = tree.getCurrentContentItem();
+  checkDicom(current.setConceptName(root.name, OFFalse), where, "setting the document title");
+  if (!root.templateId.empty()) {
+    checkDicom(current.setTemplateIdentification(root.templateId.c_str(), "DCMR"), where,
+               "setting the template identification");
+  }
+  emitChildren(tree, root, where);
+}
+
 void emitChildren(DSRDocumentTree& tree, const Item& parent, const std::string& where) {
   bool first = true;
   for (const Item& child : parent.children) {

@@ -47,6 +47,21 @@ Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, s
 Item numItem(DSRCodedEntryValue name, double value, DSRCodedEntryValue unit,
              std::optional<DSRCodedEntryValue> derivation = {});
 
+// The patient, study and series attributes of a report SR (values longer than DICOM allows are
+// cut: ID 64, accession number 16, series description 64 characters).
+struct ReportHeader {
+  std::string patientName, patientId, birthDate, sex;
+  std::string studyDate, studyDescription, accessionNumber;
+  std::string seriesDescription;
+  int seriesNumber = 0;
+};
+// Sets them on `doc`, with Manufacturer "Delineate" and Instance Number 1.
+void setReportHeader(DSRDocument& doc, const ReportHeader& header);
+
+// Makes `root` (a CONTAINER, with its concept name, template identification and children) the
+// content of the empty `tree`. Throws Error naming `where` when DCMTK refuses an item.
+void emitDocument(DSRDocumentTree& tree, const Item& root, const std::string& where);
+
 // Adds the children of `parent` below DCMTK's current content item, recursively, in order.
 // Throws Error naming `where` when DCMTK refuses an item (a relationship the IOD does not allow).
 void emitChildren(DSRDocumentTree& tree, const Item& parent, const std::string& where);
