@@ -99,16 +99,11 @@ void writeMammographyReportPdf(const MammographyReport& report,
                                const std::filesystem::path& file) {
   const ReportSubject& subject = report.subject();
   const MammographyContent& content = report.content();
-  PdfDocument pdf("Mammography report" + (subject.patientName.empty()
-                                              ? ""
-                                              : " - " + formatPersonName(subject.patientName)));
-  ReportLayout layout(pdf, "Mammography report \u00B7 " + formatPersonName(subject.patientName) +
-                               " \u00B7 ID " + subject.patientId);
-  layout.title("Mammography report", "BI-RADS assessment (ACR BI-RADS Atlas, 5th edition)");
-  if (!report.locked()) {
-    draftBanner(layout);
-  }
-  signedBanner(layout, report.signOff());
+  const std::string kind = "Mammography report";
+  PdfDocument pdf(documentTitle(kind, subject));
+  ReportLayout layout(pdf, runningHeader(kind, subject));
+  reportOpening(layout, kind, "BI-RADS assessment (ACR BI-RADS Atlas, 5th edition)",
+                report.signOff());
   const auto& origin = report.aiOrigin();
   if (origin && origin->demonstration) {
     layout.banner("DEMONSTRATION FINDINGS, NOT A DIAGNOSIS", PdfColor::rgb(235, 125, 0),

@@ -51,16 +51,10 @@ void writeMeasurementReportPdf(const MeasurementReport& report,
                                const std::vector<KeyImage>& keyImages,
                                const std::filesystem::path& file) {
   const ReportSubject& subject = report.subject();
-  PdfDocument pdf("Measurement report" + (subject.patientName.empty()
-                                              ? ""
-                                              : " - " + formatPersonName(subject.patientName)));
-  ReportLayout layout(pdf, "Measurement report \u00B7 " + formatPersonName(subject.patientName) +
-                               " \u00B7 ID " + subject.patientId);
-  layout.title("Measurement report", "Segment volumes and intensities (MR/CT)");
-  if (!report.locked()) {
-    draftBanner(layout);
-  }
-  signedBanner(layout, report.signOff());
+  const std::string kind = "Measurement report";
+  PdfDocument pdf(documentTitle(kind, subject));
+  ReportLayout layout(pdf, runningHeader(kind, subject));
+  reportOpening(layout, kind, "Segment volumes and intensities (MR/CT)", report.signOff());
   layout.heading("Patient and study");
   subjectFields(layout, subject);
 

@@ -300,6 +300,24 @@ void subjectFields(ReportLayout& layout, const ReportSubject& subject) {
                  {"Study UID", subject.studyInstanceUid}});
 }
 
+std::string documentTitle(const std::string& kind, const ReportSubject& subject) {
+  return kind + (subject.patientName.empty() ? "" : " - " + formatPersonName(subject.patientName));
+}
+
+std::string runningHeader(const std::string& kind, const ReportSubject& subject) {
+  return kind + " \u00B7 " + formatPersonName(subject.patientName) + " \u00B7 ID " +
+         subject.patientId;
+}
+
+void reportOpening(ReportLayout& layout, const std::string& kind, const std::string& subtitle,
+                   const ReportSignOff& signOff) {
+  layout.title(kind, subtitle);
+  if (!signOff.signature()) {
+    draftBanner(layout);
+  }
+  signedBanner(layout, signOff);
+}
+
 void draftBanner(ReportLayout& layout) {
   layout.banner("DRAFT \u2014 NOT SIGNED", PdfColor::rgb(200, 30, 30), PdfColor{1, 1, 1}, 13);
 }

@@ -85,6 +85,13 @@ const char* provenanceMark(Provenance provenance);
 // "DRAFT - NOT SIGNED" banner; the sign-off section ("Signed by <name> at <time>" and each addendum
 // with its signature, or the draft banner); the footer text ("Delineate - <kind> - generated ...").
 void subjectFields(ReportLayout& layout, const ReportSubject& subject);
+// The document title of a report ("<kind> - <patient>") and its running header ("<kind> ·
+// <patient> · ID <id>").
+std::string documentTitle(const std::string& kind, const ReportSubject& subject);
+std::string runningHeader(const std::string& kind, const ReportSubject& subject);
+// The first lines of a report: title and subtitle, then the draft or the signed banner.
+void reportOpening(ReportLayout& layout, const std::string& kind, const std::string& subtitle,
+                   const ReportSignOff& signOff);
 void draftBanner(ReportLayout& layout);
 // The green "FINAL REPORT - SIGNED" banner of a signed report (nothing when unsigned).
 void signedBanner(ReportLayout& layout, const ReportSignOff& signOff);
