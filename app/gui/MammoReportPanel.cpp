@@ -23,6 +23,7 @@
 #include "app/gui/MammoReportFields.h"
 #include "app/gui/ReportAudit.h"
 #include "app/gui/ReportExportButton.h"
+#include "app/gui/ReportSteps.h"
 #include "app/gui/ReportUndoKeys.h"
 #include "core/Error.h"
 #include "core/report/CadMarkLinks.h"
@@ -33,14 +34,6 @@
 namespace delineate::app {
 
 namespace cr = core::report;
-
-namespace {
-
-std::string nowUtc() {
-  return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-}
-
-}  // namespace
 
 MammoReportPanel::MammoReportPanel(MammoFeature* feature, bool interactive, QWidget* parent)
     : QWidget(parent), feature_(feature), interactive_(interactive), audit_(new ReportAudit(this)) {
@@ -165,8 +158,7 @@ QString MammoReportPanel::auditFile() {
 }
 
 QString MammoReportPanel::user() const {
-  const QByteArray u = qgetenv("USER");
-  return u.isEmpty() ? QStringLiteral("reader") : QString::fromLocal8Bit(u);
+  return report_steps::user();
 }
 
 bool MammoReportPanel::draftFromFindings() {
@@ -200,7 +192,7 @@ bool MammoReportPanel::draftFromFindings() {
     return false;
   }
   history_.clear();
-  record({{nowUtc(), user().toStdString(), "draft", "", "", findings->source}});
+  record({{report_steps::now(), user().toStdString(), "draft", "", "", findings->source}});
   refresh();
   return true;
 }
@@ -223,7 +215,7 @@ bool MammoReportPanel::change(const std::function<void(cr::MammographyContent&)>
   }
   try {
     record(history_.change(*report_, [&](cr::MammographyReport& r) {
-      return r.edit(user().toStdString(), nowUtc(), edit);
+      return r.edit(user().toStdString(), report_steps::now(), edit);
     }));
   } catch (const core::Error& e) {
     reportError(QString::fromUtf8(e.what()));
@@ -243,7 +235,7 @@ void MammoReportPanel::checkMarkLinks() {
   try {
     record(history_.change(*report_, [&](cr::MammographyReport& r) {
       return cr::updateMarkLinks(
-          r, findings, user().toStdString(), nowUtc(),
+          r, findings, user().toStdString(), report_steps::now(),
           [controller](const std::string& id) { return controller->canonicalImageId(id); });
     }));
   } catch (const core::Error& e) {
@@ -282,7 +274,7 @@ bool MammoReportPanel::recordOwnAssessment(cr::AssessmentCategory category) {
   }
   try {
     record({history_.change(*report_, [&](cr::MammographyReport& r) {
-      return r.recordOwnAssessment(user().toStdString(), nowUtc(), category);
+      return r.recordOwnAssessment(user().toStdString(), report_steps::now(), category);
     })});
   } catch (const core::Error& e) {
     reportError(QString::fromUtf8(e.what()));
@@ -297,7 +289,7 @@ bool MammoReportPanel::revealAi() {
     return false;
   }
   try {
-    record({report_->revealAi(user().toStdString(), nowUtc())});
+    record({report_->revealAi(user().toStdString(), report_steps::now())});
   } catch (const core::Error& e) {
     reportError(QString::fromUtf8(e.what()));
     return false;
@@ -308,52 +300,31 @@ bool MammoReportPanel::revealAi() {
 }
 
 bool MammoReportPanel::undo() {
-  if (!report_ || !history_.canUndo(*report_)) {
+  if (!report_steps::undo(report_, history_, recorder())) {
     return false;
   }
-  record(history_.undo(*report_, user().toStdString(), nowUtc()));
   refresh();
   return true;
 }
 
 bool MammoReportPanel::redo() {
-  if (!report_ || !history_.canRedo(*report_)) {
+  if (!report_steps::redo(report_, history_, recorder())) {
     return false;
   }
-  record(history_.redo(*report_, user().toStdString(), nowUtc()));
   refresh();
   return true;
 }
 
 QStringList MammoReportPanel::sign(const QString& name) {
-  if (!report_) {
-    return {tr("there is no report")};
-  }
-  try {
-    record({report_->sign(name.toStdString(), nowUtc())});
-  } catch (const cr::MissingFieldsError& e) {
-    QStringList missing;
-    for (const auto& m : e.missing()) {
-      missing << QString::fromStdString(m);
-    }
-    refresh();
-    return missing;
-  } catch (const core::Error& e) {
-    return {QString::fromUtf8(e.what())};
-  }
-  history_.clear();  // nothing is undone across a signature
+  const QStringList missing = report_steps::sign(report_, history_, name, recorder());
   refresh();
-  return {};
+  return missing;
 }
 
 bool MammoReportPanel::addAddendum(const QString& text, const QString& name) {
-  if (!report_) {
-    return false;
-  }
-  try {
-    record({report_->addAddendum(text.toStdString(), name.toStdString(), nowUtc())});
-  } catch (const core::Error& e) {
-    reportError(QString::fromUtf8(e.what()));
+  const QString problem = report_steps::addAddendum(report_, text, name, recorder());
+  if (!problem.isEmpty()) {
+    reportError(problem);
     return false;
   }
   refresh();
@@ -371,6 +342,10 @@ bool MammoReportPanel::save(const QString& file) {
     reportError(tr("Cannot save the report %1:\n%2").arg(file, QString::fromUtf8(e.what())));
     return false;
   }
+}
+
+report_steps::Record MammoReportPanel::recorder() {
+  return [this](const std::vector<cr::AuditEntry>& entries) { record(entries); };
 }
 
 void MammoReportPanel::record(const std::vector<cr::AuditEntry>& entries) {

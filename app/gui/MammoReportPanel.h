@@ -87,6 +87,8 @@ class MammoReportPanel : public QWidget {
  private:
   bool change(const std::function<void(core::report::MammographyContent&)>& edit);
   void record(const std::vector<core::report::AuditEntry>& entries);
+  // record() as a callable, for the shared report steps.
+  std::function<void(const std::vector<core::report::AuditEntry>&)> recorder();
   void refresh();
   void updateConcealment();
   void highlightFinding(int id);

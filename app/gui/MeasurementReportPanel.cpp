@@ -24,6 +24,7 @@
 #include "app/gui/NumericTableItem.h"
 #include "app/gui/ReportAudit.h"
 #include "app/gui/ReportExportButton.h"
+#include "app/gui/ReportSteps.h"
 #include "app/gui/ReportUndoKeys.h"
 #include "core/report/MeasurementReportJson.h"
 
@@ -35,10 +36,6 @@ namespace {
 
 constexpr int kCopyRetryMs = 30;
 constexpr int kCopyAttempts = 200;
-
-std::string nowUtc() {
-  return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-}
 
 struct Measured {
   cr::MeasurementReport report;
@@ -177,8 +174,7 @@ MeasurementReportPanel::~MeasurementReportPanel() {
 }
 
 QString MeasurementReportPanel::user() const {
-  const QByteArray u = qgetenv("USER");
-  return u.isEmpty() ? QStringLiteral("reader") : QString::fromLocal8Bit(u);
+  return report_steps::user();
 }
 
 bool MeasurementReportPanel::busy() const {
@@ -238,7 +234,7 @@ bool MeasurementReportPanel::startMeasuring(bool updating, int attempt) {
     return true;
   }
   std::optional<cr::MeasurementReport> base = updating ? report_ : std::nullopt;
-  const std::string who = user().toStdString(), when = nowUtc();
+  const std::string who = user().toStdString(), when = report_steps::now();
   const core::VolumeInfo& info = image->info();
   const cr::ReportSubject subject{info.patientName, info.patientId, info.patientBirthDate,
                                   info.studyInstanceUid, info.accessionNumber};
@@ -304,7 +300,7 @@ bool MeasurementReportPanel::setNotes(const QString& impression, const QString& 
   }
   const std::string i = impression.toStdString(), r = recommendations.toStdString();
   apply([&](cr::MeasurementReport& report) {
-    return report.edit(user().toStdString(), nowUtc(), [&](cr::MeasurementNotes& n) {
+    return report.edit(user().toStdString(), report_steps::now(), [&](cr::MeasurementNotes& n) {
       if (n.impression.value().value_or("") != i) {
         if (i.empty()) {
           n.impression.clear();
@@ -325,51 +321,31 @@ bool MeasurementReportPanel::setNotes(const QString& impression, const QString& 
 }
 
 bool MeasurementReportPanel::undo() {
-  if (!report_ || !history_.canUndo(*report_)) {
+  if (!report_steps::undo(report_, history_, recorder())) {
     return false;
   }
-  record(history_.undo(*report_, user().toStdString(), nowUtc()));
   refresh();
   return true;
 }
 
 bool MeasurementReportPanel::redo() {
-  if (!report_ || !history_.canRedo(*report_)) {
+  if (!report_steps::redo(report_, history_, recorder())) {
     return false;
   }
-  record(history_.redo(*report_, user().toStdString(), nowUtc()));
   refresh();
   return true;
 }
 
 QStringList MeasurementReportPanel::sign(const QString& name) {
-  if (!report_) {
-    return {tr("there is no report")};
-  }
-  try {
-    record({report_->sign(name.toStdString(), nowUtc())});
-  } catch (const cr::MissingFieldsError& e) {
-    QStringList missing;
-    for (const auto& m : e.missing()) {
-      missing << QString::fromStdString(m);
-    }
-    return missing;
-  } catch (const core::Error& e) {
-    return {QString::fromUtf8(e.what())};
-  }
-  history_.clear();  // nothing is undone across a signature
+  const QStringList missing = report_steps::sign(report_, history_, name, recorder());
   refresh();
-  return {};
+  return missing;
 }
 
 bool MeasurementReportPanel::addAddendum(const QString& text, const QString& name) {
-  if (!report_) {
-    return false;
-  }
-  try {
-    record({report_->addAddendum(text.toStdString(), name.toStdString(), nowUtc())});
-  } catch (const core::Error& e) {
-    reportError(QString::fromUtf8(e.what()));
+  const QString problem = report_steps::addAddendum(report_, text, name, recorder());
+  if (!problem.isEmpty()) {
+    reportError(problem);
     return false;
   }
   refresh();
@@ -404,6 +380,10 @@ void MeasurementReportPanel::setReport(cr::MeasurementReport report) {
   report_ = std::move(report);
   history_.clear();
   refresh();
+}
+
+report_steps::Record MeasurementReportPanel::recorder() {
+  return [this](const std::vector<cr::AuditEntry>& entries) { record(entries); };
 }
 
 void MeasurementReportPanel::record(const std::vector<cr::AuditEntry>& entries) {

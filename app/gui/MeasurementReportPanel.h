@@ -78,6 +78,8 @@ class MeasurementReportPanel : public QWidget {
       const std::function<std::vector<core::report::AuditEntry>(core::report::MeasurementReport&)>&
           change);
   void record(const std::vector<core::report::AuditEntry>& entries);
+  // record() as a callable, for the shared report steps.
+  std::function<void(const std::vector<core::report::AuditEntry>&)> recorder();
   void refresh();
   void reportError(const QString& message);
   QString user() const;
