@@ -268,8 +268,26 @@ IntensityModel IntensityModel::refined(const RoiImage& roi, const std::vector<st
       continue;
     }
     const double c = centres[i].value;
-    double below = i > 0 ? 0.5 * (c - centres[i - 1].value) : kInf;
-    double above = i + 1 < centres.size() ? 0.5 * (centres[i + 1].value - c) : kInf;
+    double lower = i > 0 ? centres[i - 1].value : -kInf;
+    double upper = i + 1 < centres.size() ? centres[i + 1].value : kInf;
+    // A neighbour seen before stays one where the histogram now shows none on that side (the
+    // flat voxels of a thin region's shell may hold too few of it to make a mode), if it lies
+    // too far to be the tissue itself seen at another value (kMergeSd).
+    const IntensityBand* before = nullptr;
+    for (const IntensityBand& b : bands_) {
+      if (std::abs(b.centre - c) <= core_ &&
+          (!before || std::abs(b.centre - c) < std::abs(before->centre - c))) {
+        before = &b;
+      }
+    }
+    if (before && lower == -kInf && before->lowerNeighbour < c - kMergeSd * sd_) {
+      lower = before->lowerNeighbour;
+    }
+    if (before && upper == kInf && before->upperNeighbour > c + kMergeSd * sd_) {
+      upper = before->upperNeighbour;
+    }
+    double below = std::isfinite(lower) ? 0.5 * (c - lower) : kInf;
+    double above = std::isfinite(upper) ? 0.5 * (upper - c) : kInf;
     // Without a neighbour on one side, that side reaches to the end of the tissue's hill (at
     // least two core bands, at most kMaxHillSd): a tissue whose value drifts (an MR bias
     // field) spreads its hill step by step as the region grows, and a neighbour the histogram
@@ -280,7 +298,7 @@ IntensityModel IntensityModel::refined(const RoiImage& roi, const std::vector<st
     if (above == kInf) {
       above = std::min(std::max(centres[i].hillHi - c, 2 * core_), kMaxHillSd * sd_);
     }
-    out.bands_.push_back({c, c - below, c + above, 1});
+    out.bands_.push_back({c, c - below, c + above, 1, lower, upper});
   }
   out.assignGroups();
 

@@ -15,6 +15,7 @@
 //    cut).
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "annotation/engine/Clicks.h"
@@ -29,6 +30,10 @@ struct IntensityBand {
   // from a click only through voxels of its own group, so that two tissues of a structure (a
   // kidney's sinus and parenchyma) do not let each other's neighbours in.
   std::uint8_t group = 1;
+  // The values of the neighbouring centres (tissues or neighbours) the band's edges lie half way
+  // to; infinite on a side without one (refined() sets them; core bands have none).
+  double lowerNeighbour = -std::numeric_limits<double>::infinity();
+  double upperNeighbour = std::numeric_limits<double>::infinity();
 };
 
 class IntensityModel {
@@ -39,7 +44,9 @@ class IntensityModel {
   IntensityModel(const RoiImage& roi, const std::vector<GuidanceClick>& clicks, double bandSd);
 
   // Bands from the modes of the smoothed values of `region` (1 = in) and of the voxels within
-  // `shellVoxels` face steps of it (0: of the region alone, e.g. balls around the clicks).
+  // `shellVoxels` face steps of it (0: of the region alone, e.g. balls around the clicks). A
+  // neighbour this model's band had stays one on a side where the modes now show none (the
+  // shell of a thin ribbon holds few flat voxels of it).
   IntensityModel refined(const RoiImage& roi, const std::vector<std::uint8_t>& region,
                          int shellVoxels) const;
 

@@ -3,7 +3,8 @@
 // and negative clicks with classical methods. Inside a region of interest around the clicks,
 // which doubles along each side the result reaches:
 //  1. the image smoothed edge-preservingly (bilateral, SmoothedImageCache), the noise measured
-//     near the positive clicks;
+//     near the positive clicks (at most 1.5 times the whole image's: amid the edges of a folded
+//     cortex, neighbours differ by more than the noise);
 //  2. an intensity model (IntensityModel): the tissues clicked, their neighbours from the
 //     histogram modes of flat voxels around the clicks and then around the region found, each
 //     tissue's band reaching half way to its neighbours; negative clicks inside another tissue
@@ -11,7 +12,9 @@
 //  3. the candidate voxels opened, so that thin bridges break, and shared out between the
 //     clicks by geodesic competition (RegionCompetition): a negative click on the structure's
 //     own tissue, or on an edge, cuts off what lies near it and nearer to it than to a positive
-//     click; steps 2-3 repeat until the region settles;
+//     click. A sheet (a cortical ribbon) is not opened, and its voxels are judged on the
+//     sharpened image with band edges that follow a bias field; steps 2-3 repeat until the
+//     region settles;
 //  4. cavities filled unless a negative click lies in them; the clicked voxels forced.
 // Deterministic: the same image and clicks give the same mask, whatever was segmented before;
 // a click changes the result near it (only a click well inside a new tissue adds that tissue).

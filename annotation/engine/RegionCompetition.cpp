@@ -3,25 +3,37 @@
 #include <algorithm>
 
 #include "annotation/engine/GeodesicCompetition.h"
+#include "annotation/engine/LocalBandShift.h"
 #include "annotation/engine/WorkMorphology.h"
 
 namespace delineate::annotation {
 
 namespace {
 
-// The model's group per voxel (0: not a candidate), with the edge clicks' local ranges and the
-// positive clicks themselves added.
-std::vector<std::uint8_t> candidates(const RoiImage& roi, const IntensityModel& model,
-                                     const std::vector<std::size_t>& positives,
-                                     double localEditMm) {
-  std::vector<std::uint8_t> out(roi.smooth.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i] = model.groupOf(roi.smooth[i]);
+// A region is a sheet when its clicks sit at most this deep in the candidates (cubeDepth,
+// voxels: a 7-voxel cube fits, a 9-voxel one does not) and it holds more than kSheetSpread
+// times the cube the deepest one fits in (four times as wide in each direction as it is
+// thick).
+constexpr int kSheetDepth = 3;
+constexpr double kSheetSpread = 64;
+// The model's group per voxel of `values` (0: not a candidate), with the edge clicks' local
+// ranges and the positive clicks themselves added.
+std::vector<std::uint8_t> candidates(const std::vector<float>& values, const RoiGrid& grid,
+                                     const IntensityModel& model,
+                                     const std::vector<std::size_t>& positives, double localEditMm,
+                                     const LocalBandShift* shift) {
+  std::vector<std::uint8_t> out(values.size());
+  if (shift) {
+    shift->groups(values, out);
+  } else {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      out[i] = model.groupOf(values[i]);
+    }
   }
   for (const IntensityModel::LocalRange& r : model.localRanges()) {
-    if (roi.grid.contains(r.voxel)) {
-      roi.grid.forEachInBall(r.voxel, localEditMm, [&](std::size_t at) {
-        if (roi.smooth[at] >= r.lo && roi.smooth[at] <= r.hi) {
+    if (grid.contains(r.voxel)) {
+      grid.forEachInBall(r.voxel, localEditMm, [&](std::size_t at) {
+        if (values[at] >= r.lo && values[at] <= r.hi) {
           out[at] = r.group;
         }
       });
@@ -29,10 +41,69 @@ std::vector<std::uint8_t> candidates(const RoiImage& roi, const IntensityModel& 
   }
   for (std::size_t s : positives) {
     if (!out[s]) {
-      out[s] = model.nearestGroup(roi.smooth[s]);  // a clicked voxel is in, whatever its value
+      out[s] = model.nearestGroup(values[s]);  // a clicked voxel is in, whatever its value
     }
   }
   return out;
+}
+
+// `values` sharpened by one step of Van Cittert deconvolution, 2 v - B v, where B is the
+// binomial 3x3x3 blur ([1 2 1] / 4 along each axis): the first-order inverse of a point spread
+// of about one voxel, so that a voxel of a thin sheet takes back most of the contrast that its
+// neighbours' tissue took from it. The block's edge replicates its border voxels.
+std::vector<float> sharpened(const std::vector<float>& values, const core::Size3& n) {
+  std::vector<float> blurred(values), next(values.size());
+  const std::size_t stride[3] = {1, n[0], n[0] * n[1]};
+  for (int axis = 0; axis < 3; ++axis) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const std::size_t pos = (i / stride[axis]) % n[axis];
+      const float before = pos > 0 ? blurred[i - stride[axis]] : blurred[i];
+      const float after = pos + 1 < n[axis] ? blurred[i + stride[axis]] : blurred[i];
+      next[i] = 0.25f * (before + after) + 0.5f * blurred[i];
+    }
+    blurred.swap(next);
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    blurred[i] = 2 * values[i] - blurred[i];
+  }
+  return blurred;
+}
+
+// The candidates opened with a cube of `radius` (0: not opened) so that thin bridges break,
+// shared out between the clicks by geodesic competition, and given back the edge the opening
+// took.
+std::vector<std::uint8_t> shareOut(const std::vector<std::uint8_t>& candidate, int radius,
+                                   const std::vector<std::size_t>& positives,
+                                   CompetitionInput founders, CompetitionInput others,
+                                   core::ProgressSink& progress) {
+  const core::Size3 n = founders.grid->extent();
+  std::vector<std::uint8_t> core = candidate;
+  if (radius > 0) {
+    std::vector<std::uint8_t> opened(candidate.size());
+    for (std::size_t i = 0; i < opened.size(); ++i) {
+      opened[i] = candidate[i] ? 1 : 0;
+    }
+    openCube(opened, n, radius);
+    for (std::size_t i = 0; i < opened.size(); ++i) {
+      core[i] = opened[i] ? candidate[i] : 0;
+    }
+    for (std::size_t s : positives) {
+      core[s] = candidate[s];
+    }
+  }
+  founders.candidate = &core;
+  others.candidate = &core;
+  std::vector<std::uint8_t> won = geodesicCompetition(founders, progress);
+  if (!others.positiveSeeds.empty()) {
+    const std::vector<std::uint8_t> near = geodesicCompetition(others, progress);
+    for (std::size_t i = 0; i < won.size(); ++i) {
+      won[i] |= near[i];
+    }
+  }
+  if (radius > 0) {
+    growWithin(won, candidate, n, radius + 1);
+  }
+  return won;
 }
 
 }  // namespace
@@ -66,38 +137,31 @@ std::vector<std::uint8_t> competeForRegion(const RoiImage& roi, const IntensityM
     (model.foundsTissue(c.voxel) ? founders : others).positiveSeeds.push_back(at);
   }
 
-  const std::vector<std::uint8_t> candidate = candidates(roi, model, positives, params.localEditMm);
-  std::vector<std::uint8_t> core = candidate;
-  int radius = 0;
-  if (params.open) {
-    int depth = 0;
-    for (std::size_t s : positives) {
-      depth = std::max(depth, cubeDepth(candidate, n, s, 4 * params.maxOpening));
-    }
-    radius = std::clamp(depth / 4, 1, std::max(1, params.maxOpening));
-    std::vector<std::uint8_t> opened(candidate.size());
-    for (std::size_t i = 0; i < opened.size(); ++i) {
-      opened[i] = candidate[i] ? 1 : 0;
-    }
-    openCube(opened, n, radius);
-    for (std::size_t i = 0; i < opened.size(); ++i) {
-      core[i] = opened[i] ? candidate[i] : 0;
-    }
-    for (std::size_t s : positives) {
-      core[s] = candidate[s];
-    }
+  const std::vector<std::uint8_t> candidate =
+      candidates(roi.smooth, grid, model, positives, params.localEditMm, nullptr);
+  if (!params.open) {
+    return shareOut(candidate, 0, positives, founders, others, progress);
   }
-  founders.candidate = &core;
-  others.candidate = &core;
-  std::vector<std::uint8_t> won = geodesicCompetition(founders, progress);
-  if (!others.positiveSeeds.empty()) {
-    const std::vector<std::uint8_t> near = geodesicCompetition(others, progress);
-    for (std::size_t i = 0; i < won.size(); ++i) {
-      won[i] |= near[i];
-    }
+  int depth = 0;
+  for (std::size_t s : positives) {
+    depth = std::max(depth, cubeDepth(candidate, n, s, 4 * params.maxOpening));
   }
-  if (params.open) {
-    growWithin(won, candidate, n, radius + 1);
+  const int radius = std::clamp(depth / 4, 1, std::max(1, params.maxOpening));
+  std::vector<std::uint8_t> won =
+      shareOut(candidate, radius, positives, founders, others, progress);
+  // A sheet (a cortical ribbon): the clicks sit at most a few voxels deep, yet the region
+  // reaches far wider than that. Every voxel of it is near its edge: decide on the sharpened
+  // values, with band edges that follow the tissues' drift, and do not open (an opening would
+  // shred it).
+  if (depth <= kSheetDepth) {
+    const double side = 2 * depth + 1;
+    const auto size = double(std::count(won.begin(), won.end(), std::uint8_t{1}));
+    if (size > kSheetSpread * side * side * side) {
+      const LocalBandShift shift(roi, model.bands());
+      const std::vector<std::uint8_t> sheet =
+          candidates(sharpened(roi.smooth, n), grid, model, positives, params.localEditMm, &shift);
+      won = shareOut(sheet, 0, positives, founders, others, progress);
+    }
   }
   return won;
 }

@@ -6,6 +6,17 @@
 
 namespace delineate::annotation {
 
+namespace {
+
+// The noise where the user clicked is believed up to this many times the whole image's (noise
+// varies over an image: coil sensitivity, the body's width in CT). Beyond, pairs of neighbours
+// there differ by edges rather than noise (a folded cortex: edges everywhere), and the noise is
+// taken as kEdgeLocalNoiseRatio times the whole image's.
+constexpr double kBelievedLocalNoiseRatio = 3.0;
+constexpr double kEdgeLocalNoiseRatio = 1.5;
+
+}  // namespace
+
 std::vector<float> extractValues(const core::Volume& image, const core::VoxelBox& box) {
   const core::Size3& size = image.geometry().size;
   std::vector<float> out(box.count());
@@ -52,7 +63,12 @@ RoiImage makeRoiImage(const core::Volume& image, const core::VoxelBox& box, doub
   roi.raw = extractValues(image, box);
   SmoothedImageCache::Region smoothed = cache.region(image, box, progress);
   roi.smooth = std::move(smoothed.smooth);
-  roi.noiseSd = noiseSd > 0 ? noiseSd : smoothed.noiseSd;
+  roi.noiseSd = smoothed.noiseSd;
+  if (noiseSd > 0) {
+    roi.noiseSd = noiseSd <= kBelievedLocalNoiseRatio * smoothed.noiseSd
+                      ? noiseSd
+                      : kEdgeLocalNoiseRatio * smoothed.noiseSd;
+  }
   BilateralParams params;
   params.rangeSd = smoothed.rangeSd;
   params.spatialSdMm = std::min({roi.grid.spacing[0], roi.grid.spacing[1], roi.grid.spacing[2]});
