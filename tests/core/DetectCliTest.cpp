@@ -107,7 +107,8 @@ TEST(DetectCli, TheSampleStudyGetsDemonstrationFindings) {
   EXPECT_NEAR(*own.riskScore, *fromCli.riskScore, 1e-9);
   const auto byImage = [](const StudyFindings& f) {
     std::map<std::string, std::string> marks;
-    for (const auto& image : toJson(f)["images"]) {
+    const nlohmann::json j = toJson(f);  // kept: the loop walks into it
+    for (const auto& image : j["images"]) {
       marks[image["imageId"].get<std::string>()] = image["marks"].dump();
     }
     return marks;
