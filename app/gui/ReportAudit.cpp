@@ -14,6 +14,9 @@ ReportAudit::ReportAudit(QObject* parent) : QObject(parent) {}
 ReportAudit::~ReportAudit() = default;
 
 QString ReportAudit::auditFile() {
+  if (const QString file = qEnvironmentVariable("DELINEATE_AUDIT_FILE"); !file.isEmpty()) {
+    return file;  // a site's own place for the trail (and one per test process)
+  }
   const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
   return dir + QStringLiteral("/audit/reports.jsonl");
 }

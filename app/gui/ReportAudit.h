@@ -23,6 +23,8 @@ class ReportAudit : public QObject {
   explicit ReportAudit(QObject* parent = nullptr);
   ~ReportAudit() override;
 
+  // <app data>/audit/reports.jsonl, or the file the environment variable DELINEATE_AUDIT_FILE
+  // names.
   static QString auditFile();
   // Appends (fsync'd). Returns "" or why the trail cannot be written (the change stays in the
   // report either way).

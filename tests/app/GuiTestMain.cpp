@@ -2,6 +2,9 @@
 // run under Xvfb); without one, GUI tests skip and the Qt-free ones still run. Listing the tests
 // (gtest_discover_tests) never creates it.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 #include <QApplication>
 #include <QSettings>
@@ -53,6 +56,12 @@ int main(int argc, char** argv) {
   // point the host at them, as a user would, unless the caller chose other plugins.
   if (!qEnvironmentVariableIsSet("DELINEATE_PLUGIN_PATH")) {
     qputenv("DELINEATE_PLUGIN_PATH", DELINEATE_APP_PLUGIN_DIR);
+  }
+  // Test processes run in parallel: each keeps its own report audit trail.
+  if (!qEnvironmentVariableIsSet("DELINEATE_AUDIT_FILE")) {
+    qputenv("DELINEATE_AUDIT_FILE", QByteArray(std::filesystem::temp_directory_path().c_str()) +
+                                        "/delineate-test-audit-" + QByteArray::number(::getpid()) +
+                                        ".jsonl");
   }
   ::testing::InitGoogleTest(&argc, argv);
   ::testing::AddGlobalTestEnvironment(new GuiEnvironment);
