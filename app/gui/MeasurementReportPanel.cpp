@@ -131,23 +131,13 @@ MeasurementReportPanel::MeasurementReportPanel(EditSession* session, ReportAudit
   connect(undoButton_, &QPushButton::clicked, this, &MeasurementReportPanel::undo);
   connect(redoButton_, &QPushButton::clicked, this, &MeasurementReportPanel::redo);
   connect(signButton_, &QPushButton::clicked, this, [this] {
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Sign the report"), tr("Your name:"),
-                                               QLineEdit::Normal, user(), &ok);
-    if (ok && !name.isEmpty()) {
-      const QStringList missing = sign(name);
-      if (!missing.isEmpty()) {
-        reportError(
-            tr("The report cannot be signed yet:\n%1").arg(missing.join(QStringLiteral("\n"))));
-      }
-    }
+    report_steps::askAndSign(
+        this, [this](const QString& name) { return sign(name); },
+        [this](const QString& message) { reportError(message); });
   });
   connect(addendumButton_, &QPushButton::clicked, this, [this] {
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(this, tr("Addendum"), tr("Text:"), {}, &ok);
-    if (ok && !text.isEmpty()) {
-      addAddendum(text, user());
-    }
+    report_steps::askAndAddAddendum(
+        this, [this](const QString& text, const QString& name) { return addAddendum(text, name); });
   });
   connect(saveButton_, &QPushButton::clicked, this, [this] {
     const QString f =

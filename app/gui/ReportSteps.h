@@ -5,6 +5,8 @@
 // audit) when it changed something. The dock refreshes itself afterwards.
 #include <QByteArray>
 #include <QDateTime>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QString>
 #include <QStringList>
 #include <functional>
@@ -86,6 +88,34 @@ QString addAddendum(std::optional<Report>& report, const QString& text, const QS
     return QString::fromUtf8(e.what());
   }
   return {};
+}
+
+// The Sign button: asks the reader's name, signs with `sign` and shows what is still missing
+// through `error`.
+inline void askAndSign(QWidget* parent, const std::function<QStringList(const QString&)>& sign,
+                       const std::function<void(const QString&)>& error) {
+  bool ok = false;
+  const QString name =
+      QInputDialog::getText(parent, QObject::tr("Sign the report"), QObject::tr("Your name:"),
+                            QLineEdit::Normal, user(), &ok);
+  if (ok && !name.isEmpty()) {
+    const QStringList missing = sign(name);
+    if (!missing.isEmpty()) {
+      error(QObject::tr("The report cannot be signed yet:\n%1")
+                .arg(missing.join(QStringLiteral("\n"))));
+    }
+  }
+}
+
+// The Addendum button: asks for the text and adds it, signed by the reader.
+inline void askAndAddAddendum(QWidget* parent,
+                              const std::function<bool(const QString&, const QString&)>& add) {
+  bool ok = false;
+  const QString text = QInputDialog::getMultiLineText(parent, QObject::tr("Addendum"),
+                                                      QObject::tr("Text:"), {}, &ok);
+  if (ok && !text.isEmpty()) {
+    add(text, user());
+  }
 }
 
 }  // namespace delineate::app::report_steps
