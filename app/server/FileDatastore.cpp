@@ -8,6 +8,7 @@
 #include "core/Error.h"
 #include "core/ai/VolumeBytes.h"
 #include "core/io/AtomicFile.h"
+#include "core/report/Sha256.h"
 
 namespace delineate::server {
 
@@ -28,6 +29,9 @@ void writeAtomically(const fs::path& path, const std::string& bytes) {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!out.flush()) {
+      out.close();
+      std::error_code ec;
+      fs::remove(temporary, ec);
       throw core::Error(core::ErrorKind::Io, path.string(), "cannot write (disk full?)");
     }
   }
@@ -73,7 +77,16 @@ FileDatastore::FileDatastore(fs::path root) : root_(std::move(root)) {
   if (!meta_.is_object() || !meta_.contains("images")) {
     meta_ = {{"images", json::object()}};
   }
-  // Images copied into images/ by hand are part of the datastore too.
+  // Images copied into images/ by hand are part of the datastore too; hidden files are the
+  // temporaries of writes a crash interrupted, never a whole file.
+  for (const char* folder : {"images", "labels"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(root_ / folder)) {
+      if (entry.is_regular_file() && entry.path().filename().string().rfind(".", 0) == 0) {
+        std::error_code ec;
+        fs::remove(entry.path(), ec);
+      }
+    }
+  }
   for (const auto& entry : fs::directory_iterator(root_ / "images")) {
     const std::string name = entry.path().filename().string();
     const std::string id = stemOf(name);
@@ -131,13 +144,23 @@ json FileDatastore::trainingPairs() {
 }
 
 std::string FileDatastore::putImage(std::string id, const std::string& filename,
-                                    const std::string& bytes) {
+                                    const std::string& bytes, const json& info) {
   id = safeName(id.empty() ? stemOf(filename) : id);
   const std::string name = id + safeExtension(filename);
   writeAtomically(root_ / "images" / name, bytes);
   std::lock_guard lock(mutex_);
   json& e = meta_["images"][id];
-  e["image"] = {{"name", name}, {"ts", now()}};
+  const std::string previous = e.contains("image") ? e["image"].value("name", name) : name;
+  if (previous != name) {  // the same id sent in another format: one file per id
+    std::error_code ec;
+    fs::remove(root_ / "images" / previous, ec);
+  }
+  // How many times this id was stored: a client can tell a replacement from a first store.
+  const int revision = e.contains("image") ? e["image"].value("revision", 0) + 1 : 1;
+  e["image"] = info.is_object() ? info : json::object();
+  e["image"]["name"] = name;
+  e["image"]["ts"] = now();
+  e["image"]["revision"] = revision;
   if (!e.contains("labels")) {
     e["labels"] = json::object();
   }
@@ -174,10 +197,92 @@ bool FileDatastore::putLabel(const std::string& id, const std::string& tag,
   fs::create_directories(root_ / "labels" / safeTag);
   writeAtomically(root_ / "labels" / safeTag / name, bytes);
   std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id)) {  // removed meanwhile
+    std::error_code ec;
+    fs::remove(root_ / "labels" / safeTag / name, ec);
+    return false;
+  }
+  json& labels = meta_["images"][id]["labels"];
+  if (labels.contains(safeTag) && labels[safeTag].value("name", name) != name) {
+    std::error_code ec;
+    fs::remove(root_ / "labels" / safeTag / labels[safeTag].value("name", name), ec);
+  }
+  const int revision = labels.contains(safeTag) ? labels[safeTag].value("revision", 0) + 1 : 1;
   json entry = info.is_object() ? info : json::object();
   entry["name"] = name;
   entry["ts"] = now();
-  meta_["images"][id]["labels"][safeTag] = entry;
+  entry["revision"] = revision;
+  entry["checksum"] = "SHA256:" + core::report::sha256Hex(bytes);
+  labels[safeTag] = entry;
+  save();
+  return true;
+}
+
+bool FileDatastore::removeLabel(const std::string& id, const std::string& givenTag) {
+  const std::string tag = safeName(givenTag);
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id) || !meta_["images"][id]["labels"].contains(tag)) {
+    return false;
+  }
+  json& labels = meta_["images"][id]["labels"];
+  std::error_code ec;
+  fs::remove(root_ / "labels" / tag / labels[tag].value("name", id), ec);
+  labels.erase(tag);
+  save();
+  return true;
+}
+
+std::optional<json> FileDatastore::imageInfo(const std::string& id) {
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id)) {
+    return std::nullopt;
+  }
+  json out = meta_["images"][id]["image"];
+  out["path"] = (root_ / "images" / out.value("name", id)).string();
+  return out;
+}
+
+std::optional<json> FileDatastore::labelInfo(const std::string& id, const std::string& givenTag) {
+  const std::string tag = safeName(givenTag);
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id) || !meta_["images"][id]["labels"].contains(tag)) {
+    return std::nullopt;
+  }
+  return meta_["images"][id]["labels"][tag];
+}
+
+namespace {
+
+// Merges `info` into `stored`, keeping the stored file name: the file stays where it is.
+void mergeInfo(json& stored, const json& info) {
+  const json name = stored.value("name", json());
+  stored.update(info);
+  if (!name.is_null()) {
+    stored["name"] = name;
+  }
+}
+
+}  // namespace
+
+bool FileDatastore::updateImageInfo(const std::string& id, const json& info) {
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id) || !info.is_object()) {
+    return false;
+  }
+  mergeInfo(meta_["images"][id]["image"], info);
+  save();
+  return true;
+}
+
+bool FileDatastore::updateLabelInfo(const std::string& id, const std::string& givenTag,
+                                    const json& info) {
+  const std::string tag = safeName(givenTag);
+  std::lock_guard lock(mutex_);
+  if (!meta_["images"].contains(id) || !meta_["images"][id]["labels"].contains(tag) ||
+      !info.is_object()) {
+    return false;
+  }
+  mergeInfo(meta_["images"][id]["labels"][tag], info);
   save();
   return true;
 }
@@ -190,12 +295,14 @@ std::optional<fs::path> FileDatastore::imageFile(const std::string& id) {
   return root_ / "images" / meta_["images"][id]["image"].value("name", id);
 }
 
-std::optional<fs::path> FileDatastore::labelFile(const std::string& id, const std::string& tag) {
+std::optional<fs::path> FileDatastore::labelFile(const std::string& id,
+                                                 const std::string& givenTag) {
+  const std::string tag = safeName(givenTag);
   std::lock_guard lock(mutex_);
   if (!meta_["images"].contains(id) || !meta_["images"][id]["labels"].contains(tag)) {
     return std::nullopt;
   }
-  return root_ / "labels" / safeName(tag) / meta_["images"][id]["labels"][tag].value("name", id);
+  return root_ / "labels" / tag / meta_["images"][id]["labels"][tag].value("name", id);
 }
 
 std::optional<json> FileDatastore::nextUnlabelled(const std::string& strategy,

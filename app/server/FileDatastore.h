@@ -1,7 +1,9 @@
 #pragma once
 // The server's datastore (PROTOCOLS §2.1): images and labels (per tag: "final", "original", ...)
-// as files under one folder, with their metadata in datastore.json, written atomically. Ids are
-// file-name stems. Thread-safe.
+// as files under one folder, with their metadata in datastore.json. Every file is written to a
+// hidden temporary and renamed into place, so an interrupted upload leaves no partial image or
+// label (temporaries left by a crash are removed on opening). Ids are file-name stems.
+// Thread-safe.
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -25,12 +27,23 @@ class FileDatastore {
   // Image/label path pairs with a "final" label (output=train; what training reads).
   nlohmann::json trainingPairs();
 
-  // Stores an image; `id` empty: the file name's stem. Returns the id.
-  std::string putImage(std::string id, const std::string& filename, const std::string& bytes);
+  // Stores an image and its info (the upload's `params`; MONAI Label keeps them as the image's
+  // info) with "name" and "ts" added; `id` empty: the file name's stem. Returns the id. Putting an
+  // id again replaces its file and info: still one entry, its labels kept.
+  std::string putImage(std::string id, const std::string& filename, const std::string& bytes,
+                       const nlohmann::json& info = nlohmann::json::object());
   bool removeImage(const std::string& id);
-  // Stores a label of a known image (false when the image is unknown).
+  // Stores a label of a known image (false when the image is unknown). Its info is `info` with
+  // "name", "ts" and "checksum" ("SHA256:<hex>" of the file, as MONAI Label writes it) added.
   bool putLabel(const std::string& id, const std::string& tag, const std::string& filename,
                 const std::string& bytes, const nlohmann::json& info);
+  bool removeLabel(const std::string& id, const std::string& tag);
+  // The info of an image (with its "path") / of a label; nullopt when there is none.
+  std::optional<nlohmann::json> imageInfo(const std::string& id);
+  std::optional<nlohmann::json> labelInfo(const std::string& id, const std::string& tag);
+  // Merges `info` into what is stored (the file's "name" stays); false when there is none.
+  bool updateImageInfo(const std::string& id, const nlohmann::json& info);
+  bool updateLabelInfo(const std::string& id, const std::string& tag, const nlohmann::json& info);
   std::optional<std::filesystem::path> imageFile(const std::string& id);
   std::optional<std::filesystem::path> labelFile(const std::string& id, const std::string& tag);
   // The next image without a "final" label: "first" (by id) or "random"; nullopt when none.

@@ -1,5 +1,6 @@
 #include "app/server/MonaiServer.h"
 
+#include <charconv>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -50,17 +51,37 @@ std::vector<ai::MultipartPart> formParts(const net::ServerRequest& r) {
   return ai::parseMultipart(r.header("Content-Type"), r.body);
 }
 
-json paramsOf(const std::vector<ai::MultipartPart>& parts) {
-  const ai::MultipartPart* p = ai::findPart(parts, "params");
+// The JSON object in form field `field` (`params`, `info`); {} when the field is absent.
+json paramsOf(const std::vector<ai::MultipartPart>& parts, const char* field = "params") {
+  const ai::MultipartPart* p = ai::findPart(parts, field);
   if (p == nullptr || p->body.empty()) {
     return json::object();
   }
   json params = json::parse(p->body, nullptr, false);
   if (!params.is_object()) {
-    throw core::Error(core::ErrorKind::InvalidInput, "params",
-                      "the params field is not a JSON object");
+    throw core::Error(core::ErrorKind::InvalidInput, field,
+                      std::string("the ") + field + " field is not a JSON object");
   }
   return params;
+}
+
+// Whether the body is as long as its Content-Length says (when it says).
+bool bodyComplete(const net::ServerRequest& r) {
+  const std::string length = r.header("Content-Length");
+  if (length.empty()) {
+    return true;
+  }
+  std::size_t expected = 0;
+  const auto [end, ec] = std::from_chars(length.data(), length.data() + length.size(), expected);
+  return ec == std::errc() && end == length.data() + length.size() && expected == r.body.size();
+}
+
+// The answer to HEAD: the status alone.
+net::HttpResponse headAnswer(bool found) {
+  net::HttpResponse h;
+  h.status = found ? 200 : 404;
+  h.headers = {{"Content-Type", "application/json"}};
+  return h;
 }
 
 // The label map as the file the client asked for: uint8 unless a label value needs more.
@@ -99,6 +120,11 @@ net::HttpResponse MonaiServer::handle(const net::ServerRequest& r) {
       if (auto refused = auth_->check(r)) {
         return *refused;  // an /auth/ route's answer, or a 401/403
       }
+    }
+    if (!bodyComplete(r)) {
+      // A client that went away mid-upload: nothing of it may reach the datastore.
+      return detail(400, "the request body is incomplete (" + std::to_string(r.body.size()) +
+                             " of " + r.header("Content-Length") + " bytes)");
     }
     const std::string& p = r.path;
     auto after = [&p](const std::string& prefix) -> std::optional<std::string> {
@@ -147,11 +173,21 @@ net::HttpResponse MonaiServer::info() {
   json body = backend_->info(progress).raw;
   body["strategies"] = {{"first", {{"description", "The first image without a final label"}}},
                         {"random", {{"description", "A random image without a final label"}}}};
+  json labels = json::object();
+  for (const auto& [name, value] : options_.labels) {
+    labels[name] = value;
+  }
+  if (!labels.empty()) {
+    body["labels"] = labels;
+  }
   if (training_.configured()) {
     body["trainers"] = {{options_.trainModel,
                          {{"description", "Runs the server's training command"},
                           {"config", {{"max_epochs", 10}}}}}};
-    body["train_stats"] = {{options_.trainModel, training_.status()}};
+    if (!labels.empty()) {
+      body["trainers"][options_.trainModel]["labels"] = labels;
+    }
+    body["train_stats"] = {{options_.trainModel, training_.stats()}};
   }
   body["datastore"] = datastore_.stats();
   body["models"][kMammoDetectorModel] = mammoDetectorInfo();
@@ -320,19 +356,29 @@ net::HttpResponse MonaiServer::datastore(const std::string& rest, const net::Ser
     }
     return jsonAnswer(200, datastore_.stats());
   }
+  const std::string image = r.queryValue("image");
+  // MONAI Label names the labelled image `label` on reads and `image` on writes; `id` on deletes.
+  const std::string label = r.queryValue("label");
+  const std::string tag = r.queryValue("tag").empty() ? "final" : r.queryValue("tag");
   if ((rest == "image" || rest.empty()) && r.method == "PUT") {
     const auto parts = formParts(r);
     const ai::MultipartPart* file = ai::findPart(parts, "file");
     if (file == nullptr) {
       return detail(422, "field required: file");
     }
-    const std::string id = datastore_.putImage(
-        r.queryValue("image"), file->filename.value_or("image.nii.gz"), std::string(file->body));
+    const std::string id = datastore_.putImage(image, file->filename.value_or("image.nii.gz"),
+                                               std::string(file->body), paramsOf(parts));
     return jsonAnswer(200, {{"image", id}});
   }
   if ((rest == "image" || rest.empty()) && r.method == "DELETE") {
     datastore_.removeImage(r.queryValue("id"));
     return jsonAnswer(200, json::object());
+  }
+  if (rest == "image" && r.method == "HEAD") {
+    return headAnswer(datastore_.imageFile(image).has_value());
+  }
+  if (rest == "label" && r.method == "HEAD") {
+    return headAnswer(datastore_.labelFile(image, tag).has_value());
   }
   if (rest == "label" && r.method == "PUT") {
     const auto parts = formParts(r);
@@ -340,24 +386,42 @@ net::HttpResponse MonaiServer::datastore(const std::string& rest, const net::Ser
     if (file == nullptr) {
       return detail(422, "field required: label");
     }
-    const std::string id = r.queryValue("image");
-    const std::string tag = r.queryValue("tag").empty() ? "final" : r.queryValue("tag");
-    if (!datastore_.putLabel(id, tag, file->filename.value_or("label.nii.gz"),
+    if (!datastore_.putLabel(image, tag, file->filename.value_or("label.nii.gz"),
                              std::string(file->body), paramsOf(parts))) {
-      return detail(404, "Image (" + id + ") Not Found");
+      return detail(404, "Image (" + image + ") Not Found");
     }
-    return jsonAnswer(200, {{"image", id}, {"label", id}, {"tag", tag}});
+    return jsonAnswer(200, {{"image", image}, {"label", image}, {"tag", tag}});
+  }
+  if (rest == "label" && r.method == "DELETE") {
+    datastore_.removeLabel(r.queryValue("id"), tag);
+    return jsonAnswer(200, json::object());
+  }
+  // Info of an id the datastore does not hold is {}, as MONAI Label answers it.
+  if (rest == "image/info" && r.method == "GET") {
+    return jsonAnswer(200, datastore_.imageInfo(image).value_or(json::object()));
+  }
+  if (rest == "label/info" && r.method == "GET") {
+    return jsonAnswer(200, datastore_.labelInfo(label, tag).value_or(json::object()));
+  }
+  if (rest == "image/info" && r.method == "PUT") {
+    if (!datastore_.updateImageInfo(image, paramsOf(formParts(r), "info"))) {
+      return detail(404, "Image (" + image + ") Not Found");
+    }
+    return jsonAnswer(200, nullptr);
+  }
+  if (rest == "label/info" && r.method == "PUT") {
+    if (!datastore_.updateLabelInfo(label, tag, paramsOf(formParts(r), "info"))) {
+      return detail(404, "Label (" + label + ", " + tag + ") Not Found");
+    }
+    return jsonAnswer(200, nullptr);
   }
   if (rest == "image" && r.method == "GET") {
-    const auto path = datastore_.imageFile(r.queryValue("image"));
-    return path ? fileAnswer(*path)
-                : detail(404, "Image (" + r.queryValue("image") + ") Not Found");
+    const auto path = datastore_.imageFile(image);
+    return path ? fileAnswer(*path) : detail(404, "Image (" + image + ") Not Found");
   }
   if (rest == "label" && r.method == "GET") {
-    const std::string tag = r.queryValue("tag").empty() ? "final" : r.queryValue("tag");
-    const auto path = datastore_.labelFile(r.queryValue("label"), tag);
-    return path ? fileAnswer(*path)
-                : detail(404, "Label (" + r.queryValue("label") + ", " + tag + ") Not Found");
+    const auto path = datastore_.labelFile(label, tag);
+    return path ? fileAnswer(*path) : detail(404, "Label (" + label + ", " + tag + ") Not Found");
   }
   return detail(404, "Not Found");
 }

@@ -4,19 +4,29 @@
 //   POST /infer/{model}?image=|session_id=  form `params` (+ `file`): multipart params + image;
 //                                        mammo_demo_detector: JSON only (MammoDetectorModel.h)
 //   PUT/GET/DELETE /session/             an uploaded image kept for later clicks
-//   GET  /datastore/?output=stats|all|train, PUT /datastore/image, PUT /datastore/label,
-//   GET  /datastore/image?image=, GET /datastore/label?label=&tag=, DELETE /datastore/image?id=
+//   GET  /datastore/?output=stats|all|train, PUT /datastore/image (`params` kept as its info),
+//   PUT /datastore/label, GET|HEAD /datastore/image?image=, GET /datastore/label?label=&tag=,
+//   HEAD /datastore/label?image=&tag=, DELETE /datastore/image?id=, DELETE
+//   /datastore/label?id=&tag=, GET|PUT /datastore/image/info?image=, GET|PUT
+//   /datastore/label/info?label=&tag= (PUT: form
+//                                        field `info`, merged). Putting an id again replaces it.
 //   POST /activelearning/{first|random}  the next image without a final label
-//   POST /train/{model}, GET /train/, DELETE /train/   the configured training command
+//   POST /train/{model}, GET /train/, DELETE /train/   the configured training command; its
+//                                        train_stats.json is /info/'s train_stats
+//                                        (TrainingRunner.h)
 //   /auth/ and bearer tokens on every route only when ServerOptions::auth is set (AuthGate.h)
 // Clara AIAA v1 clients are served too (/v1/..., AiaaApi).
 // Answers follow the real server's shapes, including its error shapes (JSON `detail`), so that
-// the client's handling of a real server is exercised over HTTP by the tests. No sockets here:
-// handle() maps a request to a response, and main.cpp puts it behind core::net::HttpServer.
+// the client's handling of a real server is exercised over HTTP by the tests. A request whose
+// body is shorter than its Content-Length (the client went away) is refused before any route. No
+// sockets here: handle() maps a request to a response, and main.cpp puts it behind
+// core::net::HttpServer.
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "app/server/AiaaApi.h"
 #include "app/server/AuthGate.h"
@@ -33,6 +43,10 @@ struct ServerOptions {
   std::string trainCommand;         // empty: no training offered
   std::string trainModel = "local_deepgrow";
   std::optional<AuthOptions> auth;  // nullopt: no /auth/ routes, no tokens needed (the default)
+  // The labels the datastore's cases are labelled with and training learns (name, value): the
+  // app-level `labels` of /info/ and the trainer's, which clients check submitted labels against.
+  // Empty: none declared (clients then fall back to the models' labels).
+  std::vector<std::pair<std::string, int>> labels;
 };
 
 class MonaiServer {

@@ -11,6 +11,7 @@
 
 #include "app/server/SessionStore.h"
 #include "core/Error.h"
+#include "core/ai/MonaiInfo.h"
 
 extern char** environ;
 
@@ -61,6 +62,8 @@ json TrainingRunner::start(const std::string& model, const json& config, const j
   const std::string id = makeUuid();
   const fs::path dir = folder_ / id;
   fs::create_directories(dir);
+  runFolder_ = dir;
+  stats_ = json::object();
   std::ofstream(dir / "dataset.json") << dataset.dump(2);
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
@@ -127,6 +130,35 @@ void TrainingRunner::wait(pid_t pid) {
     status_["status"] = "ERROR";
     status_["signal"] = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
   }
+}
+
+json TrainingRunner::stats() {
+  // Small, and read only when a client asks (GET /info/): no watcher needed.
+  constexpr std::uintmax_t kMaxStatsBytes = 4 << 20;
+  std::lock_guard lock(mutex_);
+  if (runFolder_.empty()) {
+    return stats_;
+  }
+  const fs::path file = runFolder_ / "train_stats.json";
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(file, ec);
+  if (ec || size == 0 || size > kMaxStatsBytes) {
+    return stats_;
+  }
+  std::ifstream in(file, std::ios::binary);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  if (!in.read(text.data(), static_cast<std::streamsize>(text.size()))) {
+    return stats_;  // shrank while being rewritten
+  }
+  try {
+    json parsed = core::ai::parseServerJson(text, "train_stats.json");
+    if (parsed.is_object()) {
+      stats_ = std::move(parsed);
+    }
+  } catch (const core::Error&) {
+    // Half-written (the command is writing it now) or not JSON: keep the last whole one.
+  }
+  return stats_;
 }
 
 bool TrainingRunner::stop() {

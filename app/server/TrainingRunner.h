@@ -6,6 +6,18 @@
 //   DELINEATE_TRAIN_MODEL    the model name
 //   DELINEATE_TRAIN_CONFIG   the request's JSON body
 // and writes what it likes to its folder; its output goes to train.log there.
+//
+// Progress: the command may keep `train_stats.json` in its folder up to date, in the shape of
+// MONAI Label's train stats, e.g. after each epoch
+//   {"current_epoch": 2, "total_epochs": 10, "best_metric": 0.81,
+//    "train": {"metrics": {"train_loss": 0.4}, "key_metric_name": "train_loss"},
+//    "eval": {"metrics": {"val_mean_dice": 0.81}, "key_metric_name": "val_mean_dice",
+//             "best_metric": 0.81, "best_metric_epoch": 2},
+//    "history": [{"epoch": 1, "train_loss": 0.6, "val_mean_dice": 0.7}, {"epoch": 2, ...}]}
+// All keys are optional; `history` (one object of metrics per epoch, oldest first) is ours, for
+// the client's plot. The server answers it as GET /info/ `train_stats[<model>]`. Writing it by
+// rename (write train_stats.json.part, then mv) is best, but a half-written or garbled file is
+// tolerated: the last whole one read stays the answer.
 #include <sys/types.h>
 
 #include <filesystem>
@@ -31,12 +43,16 @@ class TrainingRunner {
   nlohmann::json status();
   // Stops a running command (SIGTERM to its process group). False when none runs.
   bool stop();
+  // The latest run's train_stats.json (see above) as last read whole; {} before any.
+  nlohmann::json stats();
 
  private:
   void wait(pid_t pid);
 
   std::string command_;
   std::filesystem::path folder_;
+  std::filesystem::path runFolder_;  // of the latest run; empty before the first
+  nlohmann::json stats_ = nlohmann::json::object();
   std::mutex mutex_;
   nlohmann::json status_ = nlohmann::json::object();
   pid_t pid_ = -1;

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "annotation/engine/LocalEngineBackend.h"
@@ -29,13 +30,16 @@ int usage(const char* error) {
       stderr,
       "usage: delineate-server [--host ADDRESS] [--port N] [--datastore DIR]\n"
       "                        [--train-command CMD] [--train-model NAME]\n"
+      "                        [--labels NAME=VALUE,NAME=VALUE...]\n"
       "                        [--auth-users USERS.json [--token-lifetime SECONDS]\n"
       "                                                 [--refresh-lifetime SECONDS]]\n"
       "Serves the MONAI Label API subset Delineate uses, backed by the built-in engine.\n"
       "Listens on 127.0.0.1:8000 by default; --port 0 picks a free port (printed).\n"
       "--auth-users turns sign-in on: USERS.json is {\"users\": [{\"username\",\n"
       "\"password\", \"roles\": [\"monailabel-user\", ...]}]}; access tokens live 300 s and\n"
-      "refresh tokens 1800 s unless told otherwise. Without it /auth/ answers 404.\n");
+      "refresh tokens 1800 s unless told otherwise. Without it /auth/ answers 404.\n"
+      "--labels declares the labels the datastore's cases carry and training learns\n"
+      "(e.g. spleen=1,liver=2): clients check submitted labels against them.\n");
   return error != nullptr ? 2 : 0;
 }
 
@@ -65,6 +69,18 @@ int main(int argc, char** argv) {
       options.trainCommand = v;
     } else if (a == "--train-model" && (v = value())) {
       options.trainModel = v;
+    } else if (a == "--labels" && (v = value())) {
+      std::stringstream list(v);
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        const auto eq = item.rfind('=');
+        const int label = eq == std::string::npos ? 0 : std::atoi(item.c_str() + eq + 1);
+        if (eq == 0 || label <= 0 || label > 65535) {
+          return usage(
+              ("--labels needs NAME=VALUE pairs with values 1..65535, not '" + item + "'").c_str());
+        }
+        options.labels.emplace_back(item.substr(0, eq), label);
+      }
     } else if (a == "--auth-users" && (v = value())) {
       usersFile = v;
     } else if ((a == "--token-lifetime" || a == "--refresh-lifetime") && (v = value())) {

@@ -20,8 +20,29 @@ void AiBackend::submitLabel(const std::string&, const LabelMap&, const std::stri
                             ProgressSink&) {
   unsupported(*this, "submitting labels");
 }
+std::string AiBackend::putImageFile(const std::string&, const DatastoreFile&, ProgressSink&) {
+  unsupported(*this, "uploading images");
+}
+void AiBackend::putLabelFile(const std::string&, const std::string&, const DatastoreFile&,
+                             ProgressSink&) {
+  unsupported(*this, "submitting labels");
+}
+std::optional<nlohmann::json> AiBackend::imageInfo(const std::string&, ProgressSink&) {
+  unsupported(*this, "reading the datastore");
+}
+std::optional<nlohmann::json> AiBackend::labelInfo(const std::string&, const std::string&,
+                                                   ProgressSink&) {
+  unsupported(*this, "reading the datastore");
+}
 std::optional<NextSample> AiBackend::nextSample(const std::string&, ProgressSink&) {
   unsupported(*this, "active learning");
+}
+void AiBackend::fetchImage(const std::string&, const std::string&, ProgressSink&) {
+  unsupported(*this, "downloading images");
+}
+bool AiBackend::fetchLabel(const std::string&, const std::string&, const std::string&,
+                           ProgressSink&) {
+  unsupported(*this, "downloading labels");
 }
 TrainStatus AiBackend::startTraining(const std::string&, const nlohmann::json&, ProgressSink&) {
   unsupported(*this, "training");

@@ -68,6 +68,15 @@ struct NextSample {
   nlohmann::json info;
 };
 
+// A file on its way to a datastore, already encoded (NIfTI, NRRD, ...; the extension of `filename`
+// says which), and the metadata the server stores beside it (MONAI Label's `params`, returned by
+// GET /datastore/image/info and /datastore/label/info). The upload queue puts its checksum there.
+struct DatastoreFile {
+  std::string filename;
+  std::string bytes;
+  nlohmann::json info = nlohmann::json::object();
+};
+
 struct TrainStatus {
   bool running = false;
   std::string id;
@@ -90,7 +99,25 @@ class AiBackend {
                                   ProgressSink& progress);
   virtual void submitLabel(const std::string& imageId, const LabelMap& labels,
                            const std::string& tag, ProgressSink& progress);
+  // The same for files already encoded, with their metadata (dataset upload): PUT
+  // /datastore/image?image=ID and PUT /datastore/label?image=ID&tag=TAG. Putting the same id again
+  // replaces what the server holds (no second copy).
+  virtual std::string putImageFile(const std::string& id, const DatastoreFile& file,
+                                   ProgressSink& progress);
+  virtual void putLabelFile(const std::string& imageId, const std::string& tag,
+                            const DatastoreFile& file, ProgressSink& progress);
+  // What the server holds: the stored info of an image / of its label under `tag`, nullopt when
+  // it holds none (404).
+  virtual std::optional<nlohmann::json> imageInfo(const std::string& id, ProgressSink& progress);
+  virtual std::optional<nlohmann::json> labelInfo(const std::string& imageId,
+                                                  const std::string& tag, ProgressSink& progress);
   virtual std::optional<NextSample> nextSample(const std::string& strategy, ProgressSink& progress);
+  // Downloads a datastore image (GET /datastore/image?image=ID) into the file `path`, written
+  // whole or not at all, for a client that cannot read the server's disk. fetchLabel does the
+  // same for its label under `tag` and returns false when the server holds none.
+  virtual void fetchImage(const std::string& id, const std::string& path, ProgressSink& progress);
+  virtual bool fetchLabel(const std::string& imageId, const std::string& tag,
+                          const std::string& path, ProgressSink& progress);
   virtual TrainStatus startTraining(const std::string& model, const nlohmann::json& config,
                                     ProgressSink& progress);
   virtual TrainStatus trainingStatus(ProgressSink& progress);

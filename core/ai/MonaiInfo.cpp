@@ -181,6 +181,15 @@ const MonaiModel* MonaiInfo::findModel(std::string_view modelName) const {
   return nullptr;
 }
 
+const MonaiTrainStats* MonaiInfo::findTrainStats(std::string_view trainer) const {
+  for (const MonaiTrainStats& s : trainerStats) {
+    if (s.trainer == trainer) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<const MonaiModel*> MonaiInfo::modelsIn(MonaiModelGroup group) const {
   std::vector<const MonaiModel*> out;
   for (const MonaiModel& m : models) {
@@ -305,6 +314,11 @@ MonaiInfo parseMonaiInfo(std::string_view body, const std::string& server) {
     info.datastore = std::move(stats);
   }
   info.trainStats = member(j, "train_stats");
+  if (info.trainStats.is_object()) {
+    for (const auto& [trainer, stats] : info.trainStats.items()) {
+      info.trainerStats.push_back(parseMonaiTrainStats(trainer, stats));
+    }
+  }
   info.raw = std::move(j);
   return info;
 }

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/ai/MonaiTrainStats.h"
+
 namespace delineate::core::ai {
 
 // A segment name and the voxel value the server uses for it.
@@ -82,9 +84,11 @@ struct MonaiInfo {
   std::vector<MonaiMethod> scoring;
   std::optional<MonaiDatastoreStats> datastore;
   nlohmann::json trainStats;  // `train_stats` as given (object per trainer), or null
-  nlohmann::json raw;         // the whole answer
+  std::vector<MonaiTrainStats> trainerStats;  // `train_stats` read, by trainer name
+  nlohmann::json raw;                         // the whole answer
 
   const MonaiModel* findModel(std::string_view name) const;
+  const MonaiTrainStats* findTrainStats(std::string_view trainer) const;
   std::vector<const MonaiModel*> modelsIn(MonaiModelGroup group) const;
 };
 

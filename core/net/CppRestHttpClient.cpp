@@ -74,7 +74,9 @@ class CppRestHttpClient : public HttpClient {
         throw Error(ErrorKind::Network, server, e.detail());
       }
     }
-    const std::shared_ptr<http::client::http_client> client = clientFor(server, request.timeout);
+    const std::shared_ptr<http::client::http_client> client =
+        request.reuseConnection ? clientFor(server, request.timeout)
+                                : makeClient(server, request.timeout);
     http::http_request message(request.method);
     message.set_request_uri(uri.resource());
     for (const auto& [name, value] : request.headers) {
@@ -192,17 +194,22 @@ class CppRestHttpClient : public HttpClient {
     std::lock_guard lock(mutex_);
     auto& client = clients_[key];
     if (!client) {
-      http::client::http_client_config config;
-      config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
-      config.set_validate_certificates(true);
-      if (!tls_.caFile.empty()) {
-        const std::string ca = tls_.caFile;
-        config.set_ssl_context_callback(
-            [ca](boost::asio::ssl::context& context) { context.load_verify_file(ca); });
-      }
-      client = std::make_shared<http::client::http_client>(web::uri(server), config);
+      client = makeClient(server, timeout);
     }
     return client;
+  }
+
+  std::shared_ptr<http::client::http_client> makeClient(const std::string& server,
+                                                        std::chrono::milliseconds timeout) const {
+    http::client::http_client_config config;
+    config.set_timeout(std::chrono::duration_cast<std::chrono::microseconds>(timeout));
+    config.set_validate_certificates(true);
+    if (!tls_.caFile.empty()) {
+      const std::string ca = tls_.caFile;
+      config.set_ssl_context_callback(
+          [ca](boost::asio::ssl::context& context) { context.load_verify_file(ca); });
+    }
+    return std::make_shared<http::client::http_client>(web::uri(server), config);
   }
 
   bool answeredRecently(const std::string& server) {

@@ -24,6 +24,10 @@ struct HttpRequest {
   std::chrono::milliseconds connectTimeout{5000};
   // The whole exchange (upload, server work, download). Inference on a CPU server takes minutes.
   std::chrono::milliseconds timeout{600000};
+  // false: send on a connection of its own. cpprestsdk silently sends a request again when the
+  // kept-alive connection it used fails before the answer's status line; for a request with side
+  // effects (an upload) that could store it twice, so such requests do not share connections.
+  bool reuseConnection = true;
 };
 
 // Where the time of one exchange went, as the client saw it.

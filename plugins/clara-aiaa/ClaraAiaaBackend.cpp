@@ -6,6 +6,7 @@
 #include "core/ai/MonaiRequests.h"
 #include "core/ai/Multipart.h"
 #include "core/ai/ResultLabels.h"
+#include "core/ai/ServerAnswerError.h"
 #include "core/ai/VolumeBytes.h"
 
 namespace delineate::plugins {
@@ -77,7 +78,8 @@ std::vector<ai::AiaaModel> ClaraAiaaBackend::models(core::ProgressSink& progress
   const net::HttpResponse r = call("GET", "v1/models", {}, {}, config_.infoTimeout, progress);
   if (!r.ok()) {
     const ai::ServerError e = ai::classifyServerAnswer(r.status, r.contentType(), r.body);
-    throw core::Error(core::ErrorKind::Network, config_.url, "GET /v1/models: " + e.message);
+    throw ai::ServerAnswerError(config_.url, "GET /v1/models: " + e.message, r.status,
+                                ai::parseRetryAfter(r.header("Retry-After")));
   }
   std::vector<ai::AiaaModel> parsed = ai::parseAiaaModels(r.body, config_.url);
   std::lock_guard lock(mutex_);
@@ -121,8 +123,8 @@ std::string ClaraAiaaBackend::createSession(const core::Volume& image, ai::Infer
            form.finish(), config_.inferTimeout, progress);
   if (!r.ok()) {
     const ai::ServerError e = ai::classifyServerAnswer(r.status, r.contentType(), r.body);
-    throw core::Error(core::ErrorKind::Network, config_.url,
-                      "creating a session (PUT /session/): " + e.message);
+    throw ai::ServerAnswerError(config_.url, "creating a session (PUT /session/): " + e.message,
+                                r.status, ai::parseRetryAfter(r.header("Retry-After")));
   }
   const json answer = ai::parseServerJson(r.body, "the session answer", config_.url);
   const std::string id = answer.is_object() ? answer.value("session_id", "") : "";
@@ -178,8 +180,9 @@ ClaraAiaaBackend::Answer ClaraAiaaBackend::post(const std::string& route, const 
       continue;
     }
     if (answer.error) {
-      throw core::Error(core::ErrorKind::Network, config_.url,
-                        route + " with '" + model + "': " + answer.error->message);
+      throw ai::ServerAnswerError(config_.url,
+                                  route + " with '" + model + "': " + answer.error->message,
+                                  r.status, ai::parseRetryAfter(r.header("Retry-After")));
     }
     if (!answer.hasImage) {
       throw core::Error(core::ErrorKind::InvalidInput, config_.url,

@@ -7,8 +7,10 @@
 #include "core/ai/MonaiRequests.h"
 #include "core/ai/Multipart.h"
 #include "core/ai/ResultLabels.h"
+#include "core/ai/ServerAnswerError.h"
 #include "core/ai/VolumeBytes.h"
 #include "core/edit/LabelMapEdit.h"
+#include "core/io/AtomicFile.h"
 
 namespace delineate::plugins {
 
@@ -53,6 +55,8 @@ net::HttpResponse MonaiLabelBackend::call(const std::string& method, const std::
   request.body = std::move(body);
   request.connectTimeout = config_.connectTimeout;
   request.timeout = timeout;
+  // Uploads (datastore, sessions) never ride a kept-alive connection: see reuseConnection.
+  request.reuseConnection = method != "PUT" && method != "DELETE";
   auth_.renewIfDue(progress);
   for (int attempt = 0;; ++attempt) {
     net::HttpRequest authorized = request;
@@ -85,7 +89,8 @@ net::HttpResponse MonaiLabelBackend::call(const std::string& method, const std::
 void MonaiLabelBackend::fail(const net::HttpResponse& response, const std::string& what) const {
   const ai::ServerError e =
       ai::classifyServerAnswer(response.status, response.contentType(), response.body);
-  throw core::Error(core::ErrorKind::Network, config_.url, what + ": " + e.message);
+  throw ai::ServerAnswerError(config_.url, what + ": " + e.message, response.status,
+                              ai::parseRetryAfter(response.header("Retry-After")));
 }
 
 ai::ServerInfo MonaiLabelBackend::info(core::ProgressSink& progress) {
@@ -238,8 +243,9 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
       continue;
     }
     if (answer.error) {
-      throw core::Error(core::ErrorKind::Network, config_.url,
-                        "inference with '" + request.model + "': " + answer.error->message);
+      throw ai::ServerAnswerError(
+          config_.url, "inference with '" + request.model + "': " + answer.error->message, r.status,
+          ai::parseRetryAfter(r.header("Retry-After")));
     }
     if (!answer.hasImage && !resultIsJsonOnly(request)) {
       throw core::Error(core::ErrorKind::InvalidInput, config_.url,
@@ -276,10 +282,48 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
 
 std::string MonaiLabelBackend::uploadImage(const core::Volume& image, const std::string& id,
                                            core::ProgressSink& progress) {
+  ai::DatastoreFile file;
+  file.filename = (id.empty() ? std::string("image") : id) + ".nii.gz";
+  file.bytes = ai::volumeToBytes(image, "image.nii.gz");
+  return putImageFile(id, file, progress);
+}
+
+void MonaiLabelBackend::submitLabel(const std::string& imageId, const core::LabelMap& labels,
+                                    const std::string& tag, core::ProgressSink& progress) {
+  json labelInfo = json::array();
+  for (const core::Segment& s : labels.segments()) {
+    labelInfo.push_back({{"name", s.name}, {"idx", s.label}});
+  }
+  ai::DatastoreFile file;
+  file.filename = imageId + ".nii.gz";
+  file.bytes = ai::volumeToBytes(*labels.asVolume(), "l.nii.gz");
+  file.info = {{"label_info", labelInfo}};
+  putLabelFile(imageId, tag, file, progress);
+}
+
+namespace {
+
+// The `params` of a datastore upload: the file's info, with our client id unless it has one.
+std::string datastoreParams(const ai::DatastoreFile& file, const std::string& clientId) {
+  json params = file.info.is_object() ? file.info : json::object();
+  if (!params.contains("client_id")) {
+    params["client_id"] = clientId;
+  }
+  return ai::paramsText(params);
+}
+
+}  // namespace
+
+std::string MonaiLabelBackend::putImageFile(const std::string& id, const ai::DatastoreFile& file,
+                                            core::ProgressSink& progress) {
+  if (file.filename.empty()) {
+    throw core::Error(
+        core::ErrorKind::InvalidInput, config_.url,
+        "uploading image '" + id + "': no file name (its extension names the format)");
+  }
   ai::MultipartEncoder form;
-  form.addField("params", json{{"client_id", config_.clientId}}.dump());
-  form.addFile("file", (id.empty() ? std::string("image") : id) + ".nii.gz",
-               ai::volumeToBytes(image, "image.nii.gz"));
+  form.addField("params", datastoreParams(file, config_.clientId));
+  form.addFile("file", file.filename, file.bytes);
   const std::string type = form.contentType();
   const net::HttpResponse r = call(
       "PUT", "datastore/image" + (id.empty() ? std::string() : "?image=" + ai::percentEncode(id)),
@@ -291,15 +335,11 @@ std::string MonaiLabelBackend::uploadImage(const core::Volume& image, const std:
   return answer.is_object() ? answer.value("image", id) : id;
 }
 
-void MonaiLabelBackend::submitLabel(const std::string& imageId, const core::LabelMap& labels,
-                                    const std::string& tag, core::ProgressSink& progress) {
-  json labelInfo = json::array();
-  for (const core::Segment& s : labels.segments()) {
-    labelInfo.push_back({{"name", s.name}, {"idx", s.label}});
-  }
+void MonaiLabelBackend::putLabelFile(const std::string& imageId, const std::string& tag,
+                                     const ai::DatastoreFile& file, core::ProgressSink& progress) {
   ai::MultipartEncoder form;
-  form.addField("params", json{{"label_info", labelInfo}, {"client_id", config_.clientId}}.dump());
-  form.addFile("label", imageId + ".nii.gz", ai::volumeToBytes(*labels.asVolume(), "l.nii.gz"));
+  form.addField("params", datastoreParams(file, config_.clientId));
+  form.addFile("label", file.filename.empty() ? imageId + ".nii.gz" : file.filename, file.bytes);
   const std::string type = form.contentType();
   const net::HttpResponse r =
       call("PUT",
@@ -308,6 +348,40 @@ void MonaiLabelBackend::submitLabel(const std::string& imageId, const core::Labe
   if (!r.ok()) {
     fail(r, "submitting the label of '" + imageId + "'");
   }
+}
+
+std::optional<json> MonaiLabelBackend::datastoreInfo(const std::string& path,
+                                                     const std::string& what,
+                                                     core::ProgressSink& progress) {
+  const net::HttpResponse r = call("GET", path, {}, {}, config_.infoTimeout, progress);
+  if (r.status == 404) {
+    return std::nullopt;
+  }
+  if (!r.ok()) {
+    fail(r, "reading " + what);
+  }
+  json answer = ai::parseServerJson(r.body, what, config_.url);
+  if (answer.is_null() || (answer.is_object() && answer.empty())) {
+    return std::nullopt;
+  }
+  if (!answer.is_object()) {
+    throw core::Error(core::ErrorKind::InvalidInput, config_.url,
+                      what + " is a JSON " + std::string(answer.type_name()) + ", not an object");
+  }
+  return answer;
+}
+
+std::optional<json> MonaiLabelBackend::imageInfo(const std::string& id,
+                                                 core::ProgressSink& progress) {
+  return datastoreInfo("datastore/image/info?image=" + ai::percentEncode(id),
+                       "the info of image '" + id + "'", progress);
+}
+
+std::optional<json> MonaiLabelBackend::labelInfo(const std::string& imageId, const std::string& tag,
+                                                 core::ProgressSink& progress) {
+  return datastoreInfo(
+      "datastore/label/info?label=" + ai::percentEncode(imageId) + "&tag=" + ai::percentEncode(tag),
+      "the info of the '" + tag + "' label of '" + imageId + "'", progress);
 }
 
 std::optional<ai::NextSample> MonaiLabelBackend::nextSample(const std::string& strategy,
@@ -323,6 +397,32 @@ std::optional<ai::NextSample> MonaiLabelBackend::nextSample(const std::string& s
     return std::nullopt;  // nothing left to label
   }
   return ai::NextSample{answer.value("id", ""), answer.value("path", ""), answer};
+}
+
+void MonaiLabelBackend::fetchImage(const std::string& id, const std::string& path,
+                                   core::ProgressSink& progress) {
+  const net::HttpResponse r = call("GET", "datastore/image?image=" + ai::percentEncode(id), {}, {},
+                                   config_.inferTimeout, progress);
+  if (!r.ok()) {
+    fail(r, "downloading image '" + id + "' (GET /datastore/image)");
+  }
+  core::writeTextAtomically(path, r.body, "the image downloaded from " + config_.url);
+}
+
+bool MonaiLabelBackend::fetchLabel(const std::string& imageId, const std::string& tag,
+                                   const std::string& path, core::ProgressSink& progress) {
+  const net::HttpResponse r =
+      call("GET",
+           "datastore/label?label=" + ai::percentEncode(imageId) + "&tag=" + ai::percentEncode(tag),
+           {}, {}, config_.inferTimeout, progress);
+  if (r.status == 404) {
+    return false;
+  }
+  if (!r.ok()) {
+    fail(r, "downloading the '" + tag + "' label of '" + imageId + "' (GET /datastore/label)");
+  }
+  core::writeTextAtomically(path, r.body, "the label downloaded from " + config_.url);
+  return true;
 }
 
 namespace {

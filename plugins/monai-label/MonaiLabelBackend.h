@@ -3,7 +3,8 @@
 // (deepgrow, deepedit), automatic models and extreme points, the image sent once per server
 // session (PUT /session/) or referenced by datastore id, the session re-created once when the
 // server forgot it, the datastore, active learning and training. Every answer other than success
-// becomes a core::Error naming the server and what happened; the returned label is checked
+// becomes a core::Error naming the server and what happened (a ServerAnswerError with the HTTP
+// status and Retry-After when the server answered); the returned label is checked
 // against the image grid before anything reaches the user's label map. With auth on, every call
 // carries the bearer token and renews it once (MonaiAuth) when it is about to expire or the
 // server says it no longer validates; a call that still answers 401 throws SignInRequired.
@@ -50,8 +51,21 @@ class MonaiLabelBackend : public core::ai::AiBackend {
                           core::ProgressSink& progress) override;
   void submitLabel(const std::string& imageId, const core::LabelMap& labels, const std::string& tag,
                    core::ProgressSink& progress) override;
+  std::string putImageFile(const std::string& id, const core::ai::DatastoreFile& file,
+                           core::ProgressSink& progress) override;
+  void putLabelFile(const std::string& imageId, const std::string& tag,
+                    const core::ai::DatastoreFile& file, core::ProgressSink& progress) override;
+  // MONAI Label answers {} for an id it does not hold; that, null and 404 are all "none".
+  std::optional<nlohmann::json> imageInfo(const std::string& id,
+                                          core::ProgressSink& progress) override;
+  std::optional<nlohmann::json> labelInfo(const std::string& imageId, const std::string& tag,
+                                          core::ProgressSink& progress) override;
   std::optional<core::ai::NextSample> nextSample(const std::string& strategy,
                                                  core::ProgressSink& progress) override;
+  void fetchImage(const std::string& id, const std::string& path,
+                  core::ProgressSink& progress) override;
+  bool fetchLabel(const std::string& imageId, const std::string& tag, const std::string& path,
+                  core::ProgressSink& progress) override;
   core::ai::TrainStatus startTraining(const std::string& model, const nlohmann::json& config,
                                       core::ProgressSink& progress) override;
   core::ai::TrainStatus trainingStatus(core::ProgressSink& progress) override;
@@ -74,8 +88,12 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   core::net::HttpResponse call(const std::string& method, const std::string& path,
                                std::string contentType, std::string body,
                                std::chrono::milliseconds timeout, core::ProgressSink& progress);
-  // Throws the user-facing error for a non-2xx answer.
+  // Throws the user-facing error for a non-2xx answer: a core::ai::ServerAnswerError carrying the
+  // status and Retry-After, so that a queue can tell "try again later" from "refused".
   [[noreturn]] void fail(const core::net::HttpResponse& response, const std::string& what) const;
+  // GET of a datastore info route: the JSON object, nullopt when the server holds none.
+  std::optional<nlohmann::json> datastoreInfo(const std::string& path, const std::string& what,
+                                              core::ProgressSink& progress);
   std::string createSession(const core::Volume& image, core::ai::InferTimings& timings,
                             core::ProgressSink& progress);
   nlohmann::json inferParams(const core::ai::InferRequest& request, core::ProgressSink& progress);

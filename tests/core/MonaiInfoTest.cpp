@@ -208,3 +208,88 @@ TEST(MonaiInfo, AnswersThatAreNotAnObjectNameTheProblem) {
   EXPECT_NE(errorOf(R"({"name": "cut)").find("is not JSON"), std::string::npos);
   EXPECT_NE(errorOf(std::string(100000, '[')).find("nests JSON deeper than"), std::string::npos);
 }
+
+TEST(MonaiInfo, TrainingProgressOfEachTrainer) {
+  // MONAI Label's stats after the second of ten epochs, with validation, and delineate-server's
+  // per-epoch history.
+  const MonaiInfo info = parseMonaiInfo(R"({"train_stats": {
+    "segmentation_spleen": {"rank": 0, "current_epoch": 2, "current_iteration": 8,
+      "total_epochs": 10, "total_iterations": 40, "epoch": 2, "start_ts": 1700000000,
+      "total_time": "0:00:31", "best_metric": 0.81,
+      "train": {"metrics": {"train_loss": 0.42, "train_dice": 0.7},
+                "key_metric_name": "train_dice", "best_metric": 0.7, "best_metric_epoch": 2},
+      "eval": {"metrics": {"val_mean_dice": 0.81}, "key_metric_name": "val_mean_dice",
+               "best_metric": 0.81, "best_metric_epoch": 1},
+      "history": [{"epoch": 1, "train_loss": 0.6, "val_mean_dice": 0.81},
+                  {"epoch": 2, "train_loss": 0.42, "val_mean_dice": 0.8}]},
+    "deepedit": {}}})");
+  ASSERT_EQ(info.trainerStats.size(), 2u);
+  const MonaiTrainStats* spleen = info.findTrainStats("segmentation_spleen");
+  ASSERT_NE(spleen, nullptr);
+  EXPECT_FALSE(spleen->empty());
+  EXPECT_EQ(spleen->currentEpoch, 2);
+  EXPECT_EQ(spleen->totalEpochs, 10);
+  EXPECT_DOUBLE_EQ(spleen->fractionDone().value_or(-1), 0.2);
+  EXPECT_EQ(spleen->bestMetric, 0.81);
+  EXPECT_EQ(spleen->keyMetricName, "val_mean_dice");  // validation, as the best metric is
+  EXPECT_EQ(spleen->bestMetricEpoch, 1);
+  EXPECT_EQ(spleen->metric("train_loss"), 0.42);
+  EXPECT_EQ(spleen->metric("train_dice"), 0.7);
+  EXPECT_EQ(spleen->metric("val_mean_dice"), 0.81);
+  EXPECT_FALSE(spleen->metric("rank").has_value());
+  ASSERT_EQ(spleen->history.size(), 2u);
+  EXPECT_EQ(spleen->history[1].epoch, 2);
+  EXPECT_EQ(spleen->history[1].metrics,
+            (MonaiMetrics{{"train_loss", 0.42}, {"val_mean_dice", 0.8}}));
+
+  const MonaiTrainStats* idle = info.findTrainStats("deepedit");
+  ASSERT_NE(idle, nullptr);
+  EXPECT_TRUE(idle->empty());
+  EXPECT_EQ(idle->currentEpoch, 0);
+  EXPECT_FALSE(idle->fractionDone().has_value());
+  EXPECT_FALSE(idle->bestMetric.has_value());
+  EXPECT_EQ(info.findTrainStats("nobody"), nullptr);
+}
+
+TEST(MonaiInfo, TrainingProgressWithoutValidationOrHistory) {
+  const MonaiInfo info = parseMonaiInfo(R"({"train_stats": {"t": {
+    "epoch": 3, "total_epochs": 4,
+    "train": {"metrics": {"train_dice": 0.5}, "key_metric_name": "train_dice",
+              "best_metric": 0.55, "best_metric_epoch": 2}}}})");
+  const MonaiTrainStats* t = info.findTrainStats("t");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->currentEpoch, 3);  // `epoch` when `current_epoch` is absent
+  EXPECT_EQ(t->keyMetricName, "train_dice");
+  EXPECT_EQ(t->bestMetric, 0.55);
+  EXPECT_EQ(t->bestMetricEpoch, 2);
+  EXPECT_TRUE(t->history.empty());
+}
+
+TEST(MonaiInfo, OddTrainingProgressIsReadAsFarAsItMakesSense) {
+  const MonaiInfo info = parseMonaiInfo(R"({"train_stats": {
+    "a": {"current_epoch": "2", "total_epochs": -5, "best_metric": "high",
+          "train": {"metrics": {"loss": null, "dice": true, "ok": 0.5, "n": [1]},
+                    "key_metric_name": 3, "best_metric_epoch": 1.5},
+          "eval": [], "history": [7, {"train_loss": 0.9}, {"epoch": "x", "d": 0.1}, null,
+                                  {"epoch": 1e300, "d": 0.2}]},
+    "b": [1, 2], "c": null, "d": "running"}})");
+  ASSERT_EQ(info.trainerStats.size(), 4u);
+  const MonaiTrainStats* a = info.findTrainStats("a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->currentEpoch, 0);
+  EXPECT_EQ(a->totalEpochs, 0);
+  EXPECT_FALSE(a->bestMetric.has_value());
+  EXPECT_FALSE(a->bestMetricEpoch.has_value());
+  EXPECT_TRUE(a->keyMetricName.empty());
+  EXPECT_EQ(a->metrics, (MonaiMetrics{{"ok", 0.5}}));
+  ASSERT_EQ(a->history.size(), 3u);  // the objects; an entry without an epoch takes its place
+  EXPECT_EQ(a->history[0].epoch, 2);
+  EXPECT_EQ(a->history[0].metrics, (MonaiMetrics{{"train_loss", 0.9}}));
+  EXPECT_EQ(a->history[1].epoch, 3);
+  EXPECT_EQ(a->history[2].epoch, 5);
+  for (const char* name : {"b", "c", "d"}) {
+    ASSERT_NE(info.findTrainStats(name), nullptr) << name;
+    EXPECT_TRUE(info.findTrainStats(name)->empty()) << name;
+  }
+  EXPECT_TRUE(parseMonaiInfo(R"({"train_stats": [1]})").trainerStats.empty());
+}

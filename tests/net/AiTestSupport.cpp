@@ -101,11 +101,13 @@ std::pair<double, double> labelCentroid(const core::sample::SampleCase& c, std::
 }
 
 LocalServer::LocalServer(const std::filesystem::path& datastore, std::string trainCommand,
-                         std::optional<server::AuthOptions> auth) {
+                         std::optional<server::AuthOptions> auth,
+                         std::vector<std::pair<std::string, int>> labels) {
   server::ServerOptions options;
   options.datastore = datastore;
   options.trainCommand = std::move(trainCommand);
   options.auth = std::move(auth);
+  options.labels = std::move(labels);
   app_ = std::make_unique<server::MonaiServer>(std::make_shared<annotation::LocalEngineBackend>(),
                                                options);
   url_ = "http://127.0.0.1:" + std::to_string(core::net::freeLocalPort());

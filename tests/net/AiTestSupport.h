@@ -45,8 +45,10 @@ std::pair<double, double> labelCentroid(const core::sample::SampleCase& c, std::
 class LocalServer {
  public:
   // `auth`: sign-in on with these users and token lifetimes (AuthGate); nullopt: off.
+  // `labels`: the label schema the server declares (ServerOptions::labels).
   explicit LocalServer(const std::filesystem::path& datastore, std::string trainCommand = {},
-                       std::optional<server::AuthOptions> auth = std::nullopt);
+                       std::optional<server::AuthOptions> auth = std::nullopt,
+                       std::vector<std::pair<std::string, int>> labels = {});
   const std::string& url() const { return url_; }
   server::MonaiServer& app() { return *app_; }
 
