@@ -1,0 +1,82 @@
+#include "core/deid/HoldBackPolicy.h"
+
+#include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcitem.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <string_view>
+
+namespace delineate::core::deid {
+
+namespace {
+
+std::string text(DcmItem& item, const DcmTagKey& tag) {
+  OFString value;
+  if (item.findAndGetOFStringArray(tag, value).bad()) {
+    return {};
+  }
+  std::string s(value.c_str());
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// Modalities whose images commonly carry burned-in text (PS3.15 E.3.1 names ultrasound and
+// secondary capture; photographs, endoscopy and scanned documents are the same case).
+constexpr std::array<std::string_view, 10> kTextProneModalities = {"US", "IVUS", "XC",  "ES", "GM",
+                                                                   "OP", "SM",   "DOC", "OT", "SC"};
+// Modalities whose image IOD makes Burned In Annotation Type 1.
+constexpr std::array<std::string_view, 4> kRequiredModalities = {"MG", "DX", "IO", "PX"};
+
+bool contains(const auto& list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+}  // namespace
+
+std::optional<std::string> holdBackReason(DcmItem& dataset) {
+  const std::string sopClass = text(dataset, DCM_SOPClassUID);
+  if (sopClass == "1.2.840.10008.1.3.10") {
+    return "a DICOMDIR indexes the original files by patient name and is not copied";
+  }
+  if (dataset.tagExists(DCM_EncapsulatedDocument) ||
+      startsWith(sopClass, "1.2.840.10008.5.1.4.1.1.104.")) {
+    return "an encapsulated document (PDF, CDA, STL) cannot be de-identified";
+  }
+  const bool hasPixels = dataset.tagExists(DCM_PixelData) ||
+                         dataset.tagExists(DCM_FloatPixelData) ||
+                         dataset.tagExists(DCM_DoubleFloatPixelData);
+  if (!hasPixels) {
+    return std::nullopt;
+  }
+  const std::string burnedIn = text(dataset, DCM_BurnedInAnnotation);
+  if (burnedIn == "YES") {
+    return "Burned In Annotation is YES: the pixels may show identifying text";
+  }
+  if (!burnedIn.empty()) {
+    return std::nullopt;
+  }
+  const std::string modality = text(dataset, DCM_Modality);
+  const bool secondaryCapture = startsWith(sopClass, "1.2.840.10008.5.1.4.1.1.7");
+  const bool visibleLight = startsWith(sopClass, "1.2.840.10008.5.1.4.1.1.77.");
+  if (secondaryCapture || visibleLight || contains(kTextProneModalities, modality)) {
+    return "Burned In Annotation is absent from an image of a kind that often shows identifying "
+           "text in its pixels (" +
+           (modality.empty() ? std::string("secondary capture") : modality) + ")";
+  }
+  if (contains(kRequiredModalities, modality)) {
+    return "Burned In Annotation is absent although the " + modality +
+           " image's IOD requires it: the pixels may show identifying text";
+  }
+  return std::nullopt;
+}
+
+}  // namespace delineate::core::deid
