@@ -16,5 +16,7 @@ int runEval(const Args& args);
 int runHang(const Args& args);
 int runDetect(const Args& args);
 int runReport(const Args& args);
+int runDeid(const Args& args);
+int runUpload(const Args& args);
 
 }  // namespace delineate::cli

@@ -28,6 +28,9 @@ void usage(std::FILE* out) {
       "  detect [--json OUT] DIR... AI findings on mammograms: the demonstration detector,\n"
       "                             or --server URL --model NAME (detect for details)\n"
       "  report export|show ...     a report as DICOM SR, PDF or JSON; what it holds (report)\n"
+      "  deid IN OUT [--retain-...] de-identify DICOM/NIfTI for upload (PS3.15 profile; deid)\n"
+      "  upload --server URL ...    send labelled cases to a datastore through a resumable\n"
+      "                             queue, or --msd OUT to write an MSD dataset (upload)\n"
       "  --version                  print the version\n");
 }
 
@@ -49,9 +52,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::map<std::string, std::function<int(const Args&)>> commands{
-      {"sample", runSample}, {"info", runInfo},     {"convert", runConvert},
-      {"seg", runSeg},       {"infer", runInfer},   {"eval", runEval},
-      {"hang", runHang},     {"detect", runDetect}, {"report", runReport}};
+      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
+      {"infer", runInfer},   {"eval", runEval}, {"hang", runHang},       {"detect", runDetect},
+      {"report", runReport}, {"deid", runDeid}, {"upload", runUpload}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

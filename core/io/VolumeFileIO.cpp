@@ -14,6 +14,7 @@
 #include "core/io/ItkView.h"
 #include "core/io/NiftiGzReader.h"
 #include "core/io/NiftiHeaderCheck.h"
+#include "core/io/WrittenVolumeCheck.h"
 
 namespace delineate::core {
 
@@ -241,6 +242,13 @@ void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress) 
     std::error_code ignored;
     fs::remove(tmp, ignored);
     throw Error(ErrorKind::Io, path.string(), std::string("cannot write: ") + e.GetDescription());
+  }
+  try {
+    checkWrittenVolume(tmp, volume.voxels().bytes(), path);
+  } catch (const Error&) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw;
   }
   commitAtomically(tmp, path);
 }
