@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/gui/AnnotatorLoopFeature.h"
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/CompareFeature.h"
 #include "app/gui/DatasetEvaluationDialog.h"
@@ -95,6 +96,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   caseOpener_ = new EvaluationCaseOpener(this);
   reports_ = new ReportFeature(this, commands_, editing_, mammo_, options_.interactive);
   connect(reports_, &ReportFeature::failed, this, &MainWindow::loadFailed);
+  annotatorLoop_ = new AnnotatorLoopFeature(this, commands_);
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
   createDocks();
   createStatusBar();
@@ -109,7 +111,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
-  delete reports_;  // its measurement dock reads the editing session
+  delete reports_;        // its measurement dock reads the editing session
+  delete annotatorLoop_;  // reads the editing session and the AI backends
   delete caseOpener_;
   delete compare_;  // before the editing session it reads
   delete editing_;  // before the views it draws into
@@ -217,6 +220,8 @@ void MainWindow::createActions() {
     dialog->raise();
     dialog->activateWindow();
   });
+
+  annotatorLoop_->populateMenu(menuBar()->addMenu(tr("A&I")));
 
   QMenu* mammography = menuBar()->addMenu(tr("&Mammography"));
   mammo_->populateMenu(mammography);
@@ -344,6 +349,13 @@ bool MainWindow::openPath(const QString& path) {
     return reports_->openReport(path);  // the image and its label maps stay
   }
   if (!confirmDiscard()) {
+    return false;
+  }
+  return openImage(path);
+}
+
+bool MainWindow::openImage(const QString& path) {
+  if (!ReportFeature::reportFormat(path).isEmpty()) {
     return false;
   }
   const std::string p = path.toStdString();

@@ -25,6 +25,7 @@ class ViewLayout;
 
 namespace delineate::app {
 
+class AnnotatorLoopFeature;
 class CommandRegistry;
 class CompareFeature;
 class DatasetEvaluationDialog;
@@ -55,6 +56,9 @@ class MainWindow : public QMainWindow {
   // user chose to keep unsaved label maps instead. A folder of only mammograms (DX/MG) opens in
   // the mammography reading view; a report file (JSON, "delineate-report-...") in its dock.
   bool openPath(const QString& path);
+  // The same for an image file or folder without asking about unsaved label maps: the caller
+  // asked already (the annotator loop's Next sample). False for a report file.
+  bool openImage(const QString& path);
   // The built-in sample brain MR (written to the user's cache on first use).
   void openSample();
   // One series of the last DICOM scan (index into the browser's list).
@@ -69,6 +73,8 @@ class MainWindow : public QMainWindow {
   CompareFeature* compare() const { return compare_; }
   // "Evaluate dataset" (analysis.evaluateDataset), non-modal; created on first use, then kept.
   DatasetEvaluationDialog* datasetEvaluation();
+  // The annotator loop with an AI server: Next sample, Submit label, training (AI menu).
+  AnnotatorLoopFeature* annotatorLoop() const { return annotatorLoop_; }
   // The mammography reading mode (hanging protocols, reading tools, AI findings).
   MammoFeature* mammo() const { return mammo_; }
   // Reports: the measurement report dock, opening report files (File > Open report…).
@@ -124,6 +130,7 @@ class MainWindow : public QMainWindow {
   CompareFeature* compare_ = nullptr;
   MammoFeature* mammo_ = nullptr;
   ReportFeature* reports_ = nullptr;
+  AnnotatorLoopFeature* annotatorLoop_ = nullptr;
   DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
   EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;
