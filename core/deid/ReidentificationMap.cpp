@@ -17,6 +17,7 @@
 
 #include "core/Error.h"
 #include "core/io/AtomicFile.h"
+#include "core/io/DicomUid.h"
 #include "core/report/Sha256.h"
 
 namespace delineate::core::deid {
@@ -44,30 +45,6 @@ std::string randomSecret() {
 
 std::uint32_t hexWord(const std::string& hex, std::size_t at) {
   return static_cast<std::uint32_t>(std::stoul(hex.substr(at, 8), nullptr, 16));
-}
-
-// "2.25." + the decimal form of 128 bits, marked as an RFC 9562 version-8 UUID (PS3.5 B.2).
-std::string uuidDerivedUid(const std::string& hex) {
-  std::array<std::uint32_t, 4> v{hexWord(hex, 0), hexWord(hex, 8), hexWord(hex, 16),
-                                 hexWord(hex, 24)};
-  v[1] = (v[1] & 0xffff0fffu) | 0x00008000u;
-  v[2] = (v[2] & 0x3fffffffu) | 0x80000000u;
-  std::string digits;
-  for (;;) {
-    bool zero = true;
-    std::uint64_t remainder = 0;
-    for (auto& limb : v) {
-      const std::uint64_t cur = (remainder << 32) | limb;
-      limb = static_cast<std::uint32_t>(cur / 10);
-      remainder = cur % 10;
-      zero = zero && limb == 0;
-    }
-    digits.insert(digits.begin(), static_cast<char>('0' + remainder));
-    if (zero) {
-      break;
-    }
-  }
-  return "2.25." + digits;
 }
 
 std::string upper(std::string s) {
@@ -197,7 +174,7 @@ std::string ReidentificationMap::uid(const std::string& originalUid) {
   if (const auto it = uidsByOriginal_.find(originalUid); it != uidsByOriginal_.end()) {
     return it->second;
   }
-  const std::string pseudonym = uuidDerivedUid(keyedHash("uid", originalUid));
+  const std::string pseudonym = dicomUidFromHex(keyedHash("uid", originalUid));
   uidsByOriginal_[originalUid] = pseudonym;
   uidsByPseudonym_[pseudonym] = originalUid;
   dirty_ = true;

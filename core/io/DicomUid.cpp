@@ -1,5 +1,7 @@
 #include "core/io/DicomUid.h"
 
+#include <stdexcept>
+
 #include <array>
 #include <cstdint>
 #include <random>
@@ -56,6 +58,21 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
 }
 
 }  // namespace
+
+std::string dicomUidFromHex(const std::string& hex) {
+  if (hex.size() < 32) {
+    throw std::invalid_argument("a UID needs 128 bits (32 hex digits)");
+  }
+  U128 v{};
+  for (std::size_t i = 0; i < 4; ++i) {
+    std::size_t used = 0;
+    v[i] = static_cast<std::uint32_t>(std::stoul(hex.substr(8 * i, 8), &used, 16));
+    if (used != 8) {
+      throw std::invalid_argument("not hex: " + hex.substr(8 * i, 8));
+    }
+  }
+  return uuidUid(v);
+}
 
 std::string newDicomUid() {
   static thread_local std::mt19937_64 rng{
