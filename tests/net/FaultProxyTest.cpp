@@ -41,7 +41,7 @@ struct Outcome {
   std::optional<core::Error> error;
 };
 Outcome upload(core::net::HttpClient& client, const std::string& base, const std::string& id,
-               std::size_t size = 200000) {
+               std::size_t size = 200000, bool reuseConnection = true) {
   std::string bytes(size, '\0');
   for (std::size_t i = 0; i < size; ++i) {
     bytes[i] = static_cast<char>(i * 7 + 3);
@@ -55,6 +55,7 @@ Outcome upload(core::net::HttpClient& client, const std::string& base, const std
   request.contentType = form.contentType();
   request.body = form.finish();
   request.timeout = std::chrono::seconds(10);
+  request.reuseConnection = reuseConnection;
   core::NullProgress progress;
   try {
     return {client.send(request, progress), std::nullopt};
@@ -231,4 +232,23 @@ TEST(FaultProxy, AnAnswerLostOnAKeptAliveConnectionMakesTheClientSendAgain) {
   EXPECT_EQ(proxy.counts()[ProxyFault::ResetResponse], 2);
   EXPECT_EQ(proxy.counts().requests, 3);
   EXPECT_EQ(storedImages(server.url()), 1);  // the same id both times: stored once
+}
+
+// What the uploads use (HttpRequest::reuseConnection = false): a connection of its own, so a lost
+// answer is the caller's to handle and the request goes once.
+TEST(FaultProxy, ARequestOnItsOwnConnectionIsNotSentAgain) {
+  test::TempDir dir;
+  test::LocalServer server(dir / "store");
+  FaultProxy proxy(server.url(), FaultMix::none(), 1);
+  const auto client = core::net::makeHttpClient();
+  ASSERT_EQ(get(*client, proxy.url() + "/info/").status, 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  FaultMix lost = FaultMix::only(ProxyFault::ResetResponse);
+  lost.cutAt = 0;
+  proxy.setMix(lost);
+  const Outcome out = upload(*client, proxy.url(), "once", 200000, false);
+  EXPECT_TRUE(out.error);
+  EXPECT_EQ(proxy.counts()[ProxyFault::ResetResponse], 1);
+  EXPECT_EQ(proxy.counts().requests, 2);
+  EXPECT_EQ(storedImages(server.url()), 1);
 }
