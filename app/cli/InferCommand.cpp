@@ -11,6 +11,7 @@
 #include "CliProgress.h"
 #include "Commands.h"
 #include "core/Error.h"
+#include "core/deid/HeldBackError.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/PathLoader.h"
 #include "plugins/clara-aiaa/ClaraAiaaBackend.h"
@@ -25,7 +26,7 @@ constexpr const char* kUsage =
     "                           [--fg i,j,k ...] [--bg i,j,k ...] [--extreme i,j,k x6]\n"
     "                           [--label NAME] [--api monai|aiaa]\n"
     "                           [--session] [--image-id ID] [--token TOKEN] [--ca CA.pem]\n"
-    "                           [--user NAME [--password-file FILE]]\n"
+    "                           [--user NAME [--password-file FILE]] [--allow-burned-in]\n"
     "                           --out LABEL.nii.gz\n"
     "  Clicks are voxel indices of the image as read (i,j,k, from 0). --session sends the image\n"
     "  once into a server session; without it the image goes with the request. --image-id\n"
@@ -33,6 +34,10 @@ constexpr const char* kUsage =
     "  --extreme gives the six extreme points of a structure (DEXTR3D models). --api aiaa talks\n"
     "  to an NVIDIA Clara AIAA v1 server instead of MONAI Label (the DEXTR3D crop is made here;\n"
     "  --image-id, --token and --user are MONAI Label's only).\n"
+    "  An image that may show identifying text in its pixels (Burned In Annotation YES, or\n"
+    "  absent from ultrasound, secondary capture, ...) is refused before anything is sent,\n"
+    "  unless --allow-burned-in (a server trusted with identifiable images). File names and\n"
+    "  headers sent carry no identifiers either way (docs/deidentification.md).\n"
     "  Servers with sign-in on: --token passes an access token, or --user NAME signs in first\n"
     "  with the password from the first line of --password-file FILE or, without it, from the\n"
     "  environment variable DELINEATE_PASSWORD (never on the command line, where other users\n"
@@ -88,6 +93,8 @@ int runInfer(const Args& args) {
     core::ai::VoxelIndex v{};
     if (a == "--session") {
       config.useSessions = true;
+    } else if (a == "--allow-burned-in") {
+      config.outbound.deidentify = false;
     } else if (!hasValue) {
       std::fprintf(stderr, "delineate-cli infer: '%s' needs a value\n%s", a.c_str(), kUsage);
       return 2;
@@ -146,24 +153,33 @@ int runInfer(const Args& args) {
   }
   CliProgress progress;
   request.image = core::openPath(image, progress).volume;
-  if (api == "aiaa") {
-    plugins::ClaraServerConfig clara;
-    clara.url = config.url;
-    clara.tls = config.tls;
-    clara.useSessions = config.useSessions;
-    plugins::ClaraAiaaBackend backend(clara);
-    return writeResult(backend.infer(request, progress), config.url, request.model, out);
-  }
-  plugins::MonaiLabelBackend backend(config);
-  if (!user.empty()) {
-    if (backend.authEnabled(progress)) {
-      backend.login(user, *password, progress);
-    } else {
-      std::fprintf(stderr, "delineate-cli infer: %s has sign-in off; --user is not needed\n",
-                   config.url.c_str());
+  try {
+    if (api == "aiaa") {
+      plugins::ClaraServerConfig clara;
+      clara.url = config.url;
+      clara.tls = config.tls;
+      clara.useSessions = config.useSessions;
+      clara.outbound = config.outbound;
+      plugins::ClaraAiaaBackend backend(clara);
+      return writeResult(backend.infer(request, progress), config.url, request.model, out);
     }
+    plugins::MonaiLabelBackend backend(config);
+    if (!user.empty()) {
+      if (backend.authEnabled(progress)) {
+        backend.login(user, *password, progress);
+      } else {
+        std::fprintf(stderr, "delineate-cli infer: %s has sign-in off; --user is not needed\n",
+                     config.url.c_str());
+      }
+    }
+    return writeResult(backend.infer(request, progress), config.url, request.model, out);
+  } catch (const core::deid::HeldBackError& e) {
+    std::fprintf(stderr,
+                 "delineate-cli infer: %s\n  --allow-burned-in sends it anyway: only to a server "
+                 "trusted with identifiable images\n",
+                 e.what());
+    return 1;
   }
-  return writeResult(backend.infer(request, progress), config.url, request.model, out);
 }
 
 }  // namespace delineate::cli

@@ -29,7 +29,8 @@ constexpr const char* kUsage =
     "usage: delineate-cli upload [--server URL] [--queue DIR]\n"
     "                            [--case IMAGE [LABEL ...]] ... [--dataset DIR] ...\n"
     "                            [--lint | --msd OUT [--modality M]] [--tag TAG] [--prefix P]\n"
-    "                            [--allow-empty] [--give-up-after SECONDS] [--no-send]\n"
+    "                            [--allow-empty] [--allow-burned-in] [--give-up-after SECONDS]\n"
+    "                            [--no-send]\n"
     "                            [--status | --pause | --resume | --retry-failed | --clear-done]\n"
     "                            [--token TOKEN | --user NAME [--password-file FILE]] [--ca "
     "CA.pem]\n"
@@ -40,6 +41,9 @@ constexpr const char* kUsage =
     "  network: run the command again, without cases, to resume it. Nothing is sent twice.\n"
     "  --case IMAGE LABEL...: an image (volume file or DICOM folder) and its label files.\n"
     "  --dataset DIR: an MSD folder (imagesTr/, labelsTr/) or images with NAME_labels.nii.gz.\n"
+    "  An image that may show identifying text in its pixels (Burned In Annotation YES, or\n"
+    "  absent from ultrasound, secondary capture, ...) is held back as an error, unless\n"
+    "  --allow-burned-in (a server trusted with identifiable images; docs/deidentification.md).\n"
     "  --lint: only check. --msd OUT: write the cases as an MSD dataset instead of sending.\n"
     "  --no-send: queue only. --give-up-after: stop when nothing was delivered for SECONDS\n"
     "  (the queue keeps the rest). Exit 0 when every case was delivered (or written).\n";
@@ -95,6 +99,8 @@ std::optional<Options> parse(const Args& args) {
       o.lint = true;
     } else if (a == "--allow-empty") {
       o.allowEmpty = true;
+    } else if (a == "--allow-burned-in") {
+      o.server.outbound.deidentify = false;
     } else if (a == "--no-send") {
       o.noSend = true;
     } else if (a == "--status" || a == "--pause" || a == "--resume" || a == "--retry-failed" ||
@@ -171,6 +177,7 @@ int runUpload(const Args& args) {
     up::PrepareOptions prepare;
     prepare.idPrefix = o.prefix;
     prepare.allowEmptyLabel = o.allowEmpty;
+    prepare.outbound = o.server.outbound;
     if (!o.server.url.empty()) {
       backend = std::make_unique<plugins::MonaiLabelBackend>(o.server);
       if (!o.user.empty()) {

@@ -11,10 +11,12 @@
 #include "annotation/engine/LocalEngineBackend.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/JobRunner.h"
+#include "app/gui/ServerEntry.h"
 #include "app/gui/ServerSignIn.h"
 #include "app/gui/ToolController.h"
 #include "app/plugins/PluginHost.h"
 #include "core/Error.h"
+#include "core/deid/OutboundPolicy.h"
 // The one backend the app knows by type: MONAI Label's sign-in (ServerSignIn) is not part of
 // core::ai::AiBackend yet. The plugin makes the object; the cast below finds it by its type name.
 #include "plugins/monai-label/MonaiLabelBackend.h"
@@ -28,9 +30,9 @@ namespace {
 constexpr const char* kServersKey = "ai/servers";
 // Per model, where its labels go on Accept (JSON of annotation::LabelRules), under this prefix.
 constexpr const char* kLabelRulesKey = "ai/labelRules/";
-// A server's settings entry: its plugin kind, a space and its URL ("clara-aiaa http://..."); a
-// bare URL is a MONAI Label server (what earlier versions stored).
-constexpr const char* kDefaultServerKind = "monai-label";
+// A server's settings entry (ServerEntry): its plugin kind, a space and its URL ("clara-aiaa
+// http://..."), then its options; a bare URL is a MONAI Label server.
+constexpr const char* kDefaultServerKind = ServerEntry::kDefaultKind;
 constexpr double kProposalOpacity = 0.6;
 
 // For the status line of a backend whose plugin the host did not load.
@@ -69,11 +71,12 @@ struct Proposal {
 }  // namespace
 
 AiController::Backend AiController::serverBackend(const QString& entry) {
-  const int space = int(entry.indexOf(QLatin1Char(' ')));
+  const ServerEntry parsed = ServerEntry::parse(entry);
   Backend b;
-  b.url = space < 0 ? entry : entry.mid(space + 1);
+  b.url = parsed.url;
   b.entry = entry;
-  b.kind = space < 0 ? QString::fromLatin1(kDefaultServerKind) : entry.left(space);
+  b.kind = parsed.kind;
+  b.deidentify = parsed.deidentify;
   const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind);
   b.name =
       tr("%1 at %2").arg(factory ? QString::fromStdString(factory->displayName()) : b.kind, b.url);
@@ -83,6 +86,7 @@ AiController::Backend AiController::serverBackend(const QString& entry) {
   }
   plugins::BackendSettings settings;
   settings.url = b.url.toStdString();
+  settings.outbound.deidentify = b.deidentify;
   try {
     b.backend = factory->create(settings);
   } catch (const core::Error& e) {
@@ -192,26 +196,57 @@ QString AiController::serverKindName(const QString& kind) {
 }
 
 int AiController::addServer(const QString& url, const QString& kind) {
-  const QString entry = kind.isEmpty() || kind == QLatin1String(kDefaultServerKind)
-                            ? url
-                            : kind + QLatin1Char(' ') + url;
+  ServerEntry added;
+  added.url = url;
+  if (!kind.isEmpty()) {
+    added.kind = kind;
+  }
   for (std::size_t i = 0; i < backends_.size(); ++i) {
-    if (backends_[i].entry == entry) {
+    if (!backends_[i].entry.isEmpty() &&
+        ServerEntry::parse(backends_[i].entry).key() == added.key()) {
       setBackend(static_cast<int>(i));
       return static_cast<int>(i);
     }
   }
-  backends_.push_back(serverBackend(entry));
-  QStringList urls;
-  for (const Backend& b : backends_) {
-    if (!b.entry.isEmpty()) {
-      urls << b.entry;
-    }
-  }
-  QSettings().setValue(QLatin1String(kServersKey), urls);
+  backends_.push_back(serverBackend(added.toString()));
+  saveServers();
   Q_EMIT backendsChanged();
   setBackend(static_cast<int>(backends_.size()) - 1);
   return current_;
+}
+
+void AiController::saveServers() const {
+  QStringList entries;
+  for (const Backend& b : backends_) {
+    if (!b.entry.isEmpty()) {
+      entries << b.entry;
+    }
+  }
+  QSettings().setValue(QLatin1String(kServersKey), entries);
+}
+
+void AiController::setDeidentify(int index, bool on) {
+  if (index < 0 || index >= static_cast<int>(backends_.size()) ||
+      backends_[std::size_t(index)].entry.isEmpty() ||
+      backends_[std::size_t(index)].deidentify == on) {
+    return;
+  }
+  Backend& old = backends_[std::size_t(index)];
+  ServerEntry entry = ServerEntry::parse(old.entry);
+  entry.deidentify = on;
+  // A client's policy is fixed when it is made: make it again, keeping what the old one knew
+  // (its sign-in); a job still running keeps the old one until it ends.
+  Backend made = serverBackend(entry.toString());
+  auto before = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(old.backend);
+  auto after = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(made.backend);
+  if (before && after) {
+    after->setTokens(before->tokens());
+  }
+  made.info = old.info;
+  made.status = old.status;
+  old = std::move(made);
+  saveServers();
+  Q_EMIT backendsChanged();
 }
 
 void AiController::refresh() {
@@ -405,9 +440,21 @@ void AiController::run() {
       }
     }
   }
-  std::shared_ptr<core::ai::AiBackend> backend =
-      backends_[static_cast<std::size_t>(current_)].backend;
-  const QString server = backends_[static_cast<std::size_t>(current_)].name;
+  const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
+  if (!chosen.url.isEmpty()) {
+    // Asked here, before any job, so that the warning comes at once and nothing changes; the
+    // client asks again before it sends (the one check a script cannot skip).
+    core::deid::OutboundPolicy policy;
+    policy.deidentify = chosen.deidentify;
+    if (const auto refusal = core::deid::outboundRefusal(*image, policy)) {
+      Q_EMIT failed(tr("%1: not sent: %2. De-identification is on for this server; turn it off "
+                       "only for a server trusted with identifiable images.")
+                        .arg(chosen.name, QString::fromStdString(*refusal)));
+      return;
+    }
+  }
+  std::shared_ptr<core::ai::AiBackend> backend = chosen.backend;
+  const QString server = chosen.name;
   // Starting a job cancels the one running: a click during a request re-issues it.
   inferJobs_->run<std::shared_ptr<Proposal>>(
       tr("AI: %1").arg(QString::fromStdString(request.model)),

@@ -37,7 +37,10 @@ class AiController : public QObject {
   struct Backend {
     QString name;
     QString url;    // empty for the built-in engine
-    QString entry;  // as kept in the settings: the URL, or "clara-aiaa <url>"
+    QString entry;  // as kept in the settings (ServerEntry): the URL, or "clara-aiaa <url>"
+    // De-identify before sending (servers only; the built-in engine sends nothing): an image
+    // that may show identifying text is refused with a warning, nothing sent.
+    bool deidentify = true;
     std::shared_ptr<core::ai::AiBackend> backend;
     std::optional<core::ai::ServerInfo> info;
     QString status;  // "connected", or what went wrong
@@ -74,6 +77,10 @@ class AiController : public QObject {
   // Adds a server of a plugin kind ("monai-label", "clara-aiaa", or a third party's), kept in the
   // settings; returns its index.
   int addServer(const QString& url, const QString& kind = QStringLiteral("monai-label"));
+  // Turns "de-identify before sending" on or off for the server at `index` (kept with its entry
+  // in the settings); the built-in engine has no such setting. The server's client is made
+  // again with the new policy, keeping its sign-in, models and any proposal shown.
+  void setDeidentify(int index, bool on);
   // The kinds of server the loaded plugins can talk to (all but the built-in engine), and a
   // kind's display name ("MONAI Label").
   static QStringList serverKinds();
@@ -130,6 +137,7 @@ class AiController : public QObject {
   // Made by the plugin of their kind (PluginHost); a server whose plugin is missing has no
   // backend, only a note saying so.
   static Backend serverBackend(const QString& entry);
+  void saveServers() const;
   static Backend builtinEngine();
   void needSignIn(int index, const QString& reason);
   void updateMarkers();

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -32,6 +33,18 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   status_ = new QLabel(this);
   status_->setObjectName(QStringLiteral("aiStatus"));
   status_->setWordWrap(true);
+  deidentify_ = new QCheckBox(tr("De-identify before sending"), this);
+  deidentify_->setObjectName(QStringLiteral("aiDeidentify"));
+  deidentify_->setToolTip(
+      tr("Images that may show identifying text in their pixels (Burned In Annotation YES, or "
+         "absent from ultrasound, secondary capture, ...) are not sent to this server. Turn off "
+         "only for a server trusted with identifiable images. File names and headers sent never "
+         "carry identifiers."));
+  message_ = new QLabel(this);
+  message_->setObjectName(QStringLiteral("aiMessage"));
+  message_->setWordWrap(true);
+  message_->setStyleSheet(QStringLiteral("color: #b35900;"));
+  message_->hide();
   models_ = new QComboBox(this);
   models_->setObjectName(QStringLiteral("aiModel"));
   runOnClick_ = new QCheckBox(tr("Run on every click"), this);
@@ -71,6 +84,8 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(serverRow);
   layout->addWidget(status_);
+  layout->addWidget(deidentify_);
+  layout->addWidget(message_);
   layout->addWidget(models_);
   layout->addWidget(runOnClick_);
   layout->addLayout(buttons);
@@ -94,7 +109,21 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   connect(labels_, &QPushButton::clicked, this, [this] { editLabels(); });
   connect(ai_, &AiController::backendsChanged, this, &AiDock::rebuildBackends);
   connect(ai_, &AiController::modelsChanged, this, &AiDock::rebuildModels);
-  connect(ai_, &AiController::statusChanged, status_, &QLabel::setText);
+  connect(ai_, &AiController::statusChanged, this, [this](const QString& status) {
+    status_->setText(status);
+    updateDeidentify();
+  });
+  connect(deidentify_, &QCheckBox::clicked, this, &AiDock::setDeidentify);
+  // Shown until the next request starts: an image held back stays explained.
+  connect(ai_, &AiController::failed, this, [this](const QString& m) {
+    message_->setText(m);
+    message_->show();
+  });
+  connect(ai_, &AiController::busyChanged, message_, [this](bool busy) {
+    if (busy) {
+      message_->hide();
+    }
+  });
   connect(ai_, &AiController::proposalChanged, this, [this] {
     timings_->setText(ai_->timingsText());
     if (!ai_->frozen()) {
@@ -116,6 +145,40 @@ void AiDock::rebuildBackends() {
     backends_->addItem(b.name);
   }
   backends_->setCurrentIndex(ai_->backendIndex());
+  updateDeidentify();
+}
+
+void AiDock::updateDeidentify() {
+  const AiController::Backend& b = ai_->backends()[static_cast<std::size_t>(ai_->backendIndex())];
+  const QSignalBlocker block(deidentify_);
+  // The built-in engine sends nothing: nothing to set.
+  deidentify_->setEnabled(!b.entry.isEmpty());
+  deidentify_->setChecked(b.entry.isEmpty() || b.deidentify);
+}
+
+void AiDock::setDeidentify(bool on) {
+  const int index = ai_->backendIndex();
+  if (on || !interactive_) {
+    ai_->setDeidentify(index, on);
+    return;
+  }
+  deidentify_->setChecked(true);  // until the user confirms
+  auto* box = new QMessageBox(
+      QMessageBox::Warning, tr("Send identifiable images?"),
+      tr("Images that may show patient names or other identifiers in their pixels will be sent "
+         "to %1. Do this only for a server inside the hospital that may hold identifiable "
+         "images.")
+          .arg(ai_->backends()[static_cast<std::size_t>(index)].name),
+      QMessageBox::Yes | QMessageBox::Cancel, this);
+  box->setDefaultButton(QMessageBox::Cancel);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::buttonClicked, this, [this, box, index](QAbstractButton* button) {
+    if (box->standardButton(button) == QMessageBox::Yes) {
+      ai_->setDeidentify(index, false);
+      updateDeidentify();
+    }
+  });
+  box->open();  // window-modal without a nested event loop
 }
 
 void AiDock::rebuildModels() {

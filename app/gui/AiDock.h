@@ -1,8 +1,9 @@
 #pragma once
 // The AI panel: the backend (built-in engine or a MONAI Label server, with its connection
-// status), the model, "run on every click", Run / Accept / Reject / Freeze / Clear clicks, and
-// the last request's timings (the server's and the client's own). When a server wants signing
-// in, the sign-in dialog (interactive only: otherwise the status line says so).
+// status and its "de-identify before sending" setting), the model, "run on every click", Run /
+// Accept / Reject / Freeze / Clear clicks, and the last request's timings (the server's and the
+// client's own), and the last warning (an image held back, a server that failed). When a server
+// wants signing in, the sign-in dialog (interactive only: otherwise the status line says so).
 #include <QPointer>
 #include <QWidget>
 
@@ -35,6 +36,8 @@ class AiDock : public QWidget {
   LabelMappingDialog* editLabels();
   QPushButton* rejectButton() const { return reject_; }
   QLabel* statusLabel() const { return status_; }
+  QCheckBox* deidentifyBox() const { return deidentify_; }
+  QLabel* messageLabel() const { return message_; }
   QLabel* timingsLabel() const { return timings_; }
 
  private:
@@ -43,11 +46,15 @@ class AiDock : public QWidget {
   void updateButtons();
   void addServer();
   void askSignIn(const QString& url, const QString& reason);
+  void updateDeidentify();
+  void setDeidentify(bool on);
 
   AiController* ai_;
   bool interactive_;
   QComboBox* backends_;
   QLabel* status_;
+  QCheckBox* deidentify_;
+  QLabel* message_;
   QComboBox* models_;
   QCheckBox* runOnClick_;
   QPushButton* run_;

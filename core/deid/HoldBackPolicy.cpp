@@ -13,16 +13,20 @@ namespace delineate::core::deid {
 
 namespace {
 
+// Upper case without spaces, as the rules compare values.
+std::string normalized(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
 std::string text(DcmItem& item, const DcmTagKey& tag) {
   OFString value;
   if (item.findAndGetOFStringArray(tag, value).bad()) {
     return {};
   }
-  std::string s(value.c_str());
-  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return s;
+  return normalized(value.c_str());
 }
 
 bool startsWith(std::string_view s, std::string_view prefix) {
@@ -38,6 +42,30 @@ constexpr std::array<std::string_view, 4> kRequiredModalities = {"MG", "DX", "IO
 
 bool contains(const auto& list, std::string_view value) {
   return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// The rule for an image (pixels present), shared by files and loaded volumes; the values are
+// upper case without spaces.
+std::optional<std::string> imageReason(const std::string& sopClass, const std::string& modality,
+                                       const std::string& burnedIn) {
+  if (burnedIn == "YES") {
+    return "Burned In Annotation is YES: the pixels may show identifying text";
+  }
+  if (!burnedIn.empty()) {
+    return std::nullopt;
+  }
+  const bool secondaryCapture = startsWith(sopClass, "1.2.840.10008.5.1.4.1.1.7");
+  const bool visibleLight = startsWith(sopClass, "1.2.840.10008.5.1.4.1.1.77.");
+  if (secondaryCapture || visibleLight || contains(kTextProneModalities, modality)) {
+    return "Burned In Annotation is absent from an image of a kind that often shows identifying "
+           "text in its pixels (" +
+           (modality.empty() ? std::string("secondary capture") : modality) + ")";
+  }
+  if (contains(kRequiredModalities, modality)) {
+    return "Burned In Annotation is absent although the " + modality +
+           " image's IOD requires it: the pixels may show identifying text";
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -57,26 +85,15 @@ std::optional<std::string> holdBackReason(DcmItem& dataset) {
   if (!hasPixels) {
     return std::nullopt;
   }
-  const std::string burnedIn = text(dataset, DCM_BurnedInAnnotation);
-  if (burnedIn == "YES") {
-    return "Burned In Annotation is YES: the pixels may show identifying text";
+  return imageReason(sopClass, text(dataset, DCM_Modality), text(dataset, DCM_BurnedInAnnotation));
+}
+
+std::optional<std::string> holdBackReason(const VolumeInfo& info) {
+  if (info.sopClassUid.empty() && info.sourceFiles.empty()) {
+    return std::nullopt;  // not read from DICOM: no header says what the pixels show
   }
-  if (!burnedIn.empty()) {
-    return std::nullopt;
-  }
-  const std::string modality = text(dataset, DCM_Modality);
-  const bool secondaryCapture = startsWith(sopClass, "1.2.840.10008.5.1.4.1.1.7");
-  const bool visibleLight = startsWith(sopClass, "1.2.840.10008.5.1.4.1.1.77.");
-  if (secondaryCapture || visibleLight || contains(kTextProneModalities, modality)) {
-    return "Burned In Annotation is absent from an image of a kind that often shows identifying "
-           "text in its pixels (" +
-           (modality.empty() ? std::string("secondary capture") : modality) + ")";
-  }
-  if (contains(kRequiredModalities, modality)) {
-    return "Burned In Annotation is absent although the " + modality +
-           " image's IOD requires it: the pixels may show identifying text";
-  }
-  return std::nullopt;
+  return imageReason(normalized(info.sopClassUid), normalized(info.modality),
+                     normalized(info.burnedInAnnotation));
 }
 
 }  // namespace delineate::core::deid

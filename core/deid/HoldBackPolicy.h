@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "core/model/VolumeInfo.h"
+
 class DcmItem;
 
 namespace delineate::core::deid {
@@ -18,5 +20,11 @@ namespace delineate::core::deid {
 // - it holds an encapsulated document (PDF, CDA, STL: content the profile cannot clean);
 // - it is a DICOMDIR (an index of the original files, full of patient names).
 std::optional<std::string> holdBackReason(DcmItem& dataset);
+
+// The same rule for a loaded volume (its modality, SOP class and Burned In Annotation; see
+// VolumeInfo::burnedInAnnotation), so that a file de-identified in a batch and the volume sent
+// for inference are held back alike. A volume not read from DICOM (no SOP class, no source files:
+// NIfTI, NRRD, made in memory) has no such header and is never held back.
+std::optional<std::string> holdBackReason(const VolumeInfo& info);
 
 }  // namespace delineate::core::deid

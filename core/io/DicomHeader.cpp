@@ -424,6 +424,10 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
   h.seriesDescription = text(ds, DCM_SeriesDescription);
   h.modality = text(ds, DCM_Modality);
   h.frameOfReferenceUid = text(ds, DCM_FrameOfReferenceUID);
+  h.burnedInAnnotation = text(ds, DCM_BurnedInAnnotation);
+  for (char& c : h.burnedInAnnotation) {
+    c = char(std::toupper(static_cast<unsigned char>(c)));
+  }
   h.viewPosition = text(ds, DCM_ViewPosition);
   readMammographyView(ds, h);
   h.laterality = text(ds, DCM_ImageLaterality);

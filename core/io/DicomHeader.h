@@ -56,6 +56,7 @@ struct DicomFileHeader {
   bool magnification = false;
   std::string presentationIntent;
   std::string acquisitionTime;
+  std::string burnedInAnnotation;  // (0028,0301) upper case, empty when absent
 
   // Image Pixel module. isImage is false for objects without Rows/Columns (SR, KO, PR, ...).
   bool isImage = false;

@@ -236,6 +236,17 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   info.seriesNumber = first.seriesNumber;
   info.frameOfReferenceUid = first.frameOfReferenceUid;
   info.sopClassUid = first.sopClassUid;
+  // One file that may show text makes the whole volume one that may; "NO" needs every file.
+  info.burnedInAnnotation = "NO";
+  for (const DicomFileHeader& h : headers) {
+    if (h.burnedInAnnotation == "YES") {
+      info.burnedInAnnotation = "YES";
+      break;
+    }
+    if (h.burnedInAnnotation != "NO") {
+      info.burnedInAnnotation.clear();
+    }
+  }
   info.transferSyntax = first.transferSyntaxName;
   info.photometric = first.photometric.empty() ? "MONOCHROME2" : first.photometric;
   info.laterality = first.laterality;

@@ -37,6 +37,10 @@ struct VolumeInfo {
   int seriesNumber = 0;
   std::string frameOfReferenceUid;
   std::string sopClassUid;
+  // Burned In Annotation (0028,0301) of the files read: YES when any file says YES, NO when all
+  // say NO, empty when some file does not say (or the image was not read from DICOM). Decides,
+  // with the modality and SOP class, whether the pixels may be sent (core/deid/HoldBackPolicy.h).
+  std::string burnedInAnnotation;
   std::string transferSyntax;            // human-readable name of the (first) transfer syntax read
   std::string photometric;               // MONOCHROME1 / MONOCHROME2 where known
   std::string laterality;                // L / R for mammography, empty otherwise

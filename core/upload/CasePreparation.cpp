@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/Error.h"
+#include "core/deid/HoldBackPolicy.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/PathLoader.h"
 #include "core/io/VolumeFileIO.h"
@@ -134,6 +135,11 @@ PreparedCase prepareCase(const DatasetCase& picked, const PrepareOptions& option
     const VolumePtr image = isVolumeFile(picked.image) ? readVolumeFile(picked.image, reading)
                                                        : openPath(picked.image, reading).volume;
     out.image = withoutIdentity(image);
+    if (const auto reason =
+            options.outbound.deidentify ? deid::holdBackReason(image->info()) : std::nullopt) {
+      out.findings.push_back({LintFinding::Severity::Error,
+                              picked.image.string() + ": held back, not sent: " + *reason});
+    }
   } catch (const CancelledError&) {
     throw;
   } catch (const Error& e) {

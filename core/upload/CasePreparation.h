@@ -3,9 +3,10 @@
 // and stripped of every identity field, the label images read on the image's grid, merged, and
 // their values mapped to the server's label schema. Problems are findings, not exceptions, so a
 // batch can list them all before anything is sent:
-//   errors (the case is not sent): unreadable image or label, a label on another grid, a segment
-//     whose name (or, without a segment table, whose value) the server's schema does not know,
-//     an empty label;
+//   errors (the case is not sent): unreadable image or label, an image the server's policy
+//     holds back (it may show identifying text: core/deid/OutboundPolicy.h), a label on another
+//     grid, a segment whose name (or, without a segment table, whose value) the server's schema
+//     does not know, an empty label;
 //   warnings: voxels labelled in two label files (the later file wins when merged).
 // The case id is "<prefix>-" and 12 hex digits of the SHA-256 of the image's grid and voxels: the
 // same image gives the same id wherever it is picked from (the datastore replaces, never
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "core/ai/MonaiInfo.h"
+#include "core/deid/OutboundPolicy.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/model/LabelMap.h"
 #include "core/model/Volume.h"
@@ -35,6 +37,9 @@ struct PrepareOptions {
   std::vector<ai::MonaiLabel> schema;
   std::string idPrefix = "case";
   bool allowEmptyLabel = false;
+  // The server's de-identification setting: on, an image that may show identifying text in its
+  // pixels is an error naming the file and the reason.
+  deid::OutboundPolicy outbound;
 };
 
 struct PreparedCase {

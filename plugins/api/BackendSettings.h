@@ -6,6 +6,8 @@
 #include <chrono>
 #include <string>
 
+#include "core/deid/OutboundPolicy.h"
+
 namespace delineate::plugins {
 
 struct BackendSettings {
@@ -15,6 +17,9 @@ struct BackendSettings {
   std::chrono::milliseconds connectTimeout{5000};
   std::chrono::milliseconds infoTimeout{30000};  // may stall behind someone's inference
   std::chrono::milliseconds inferTimeout{600000};
+  // What the server is trusted with (de-identify before sending, on by default). Appended last,
+  // so that the fields above keep their place for a plugin built before it.
+  core::deid::OutboundPolicy outbound;
 };
 
 }  // namespace delineate::plugins

@@ -8,6 +8,7 @@
 #include "core/ai/ResultLabels.h"
 #include "core/ai/ServerAnswerError.h"
 #include "core/ai/VolumeBytes.h"
+#include "core/deid/OutboundPolicy.h"
 
 namespace delineate::plugins {
 
@@ -234,6 +235,8 @@ ai::InferResult ClaraAiaaBackend::infer(const ai::InferRequest& request,
   if (!request.image) {
     throw core::Error(core::ErrorKind::InvalidInput, config_.url, "no image to send");
   }
+  // AIAA has no datastore: the image (or its DEXTR3D crop) always goes from here.
+  core::deid::requireSendable(*request.image, config_.outbound, config_.url);
   const ai::AiaaModel model = modelNamed(request.model, progress);
   if (!request.extremePoints.empty() || model.isDextr3d()) {
     return dextr3d(request, model, progress);

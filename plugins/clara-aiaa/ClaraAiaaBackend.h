@@ -16,6 +16,7 @@
 #include "core/ai/AiBackend.h"
 #include "core/ai/AiaaModels.h"
 #include "core/ai/ImageSessionCache.h"
+#include "core/deid/OutboundPolicy.h"
 #include "core/net/HttpClient.h"
 
 namespace delineate::plugins {
@@ -27,6 +28,9 @@ struct ClaraServerConfig {
   std::chrono::milliseconds infoTimeout{30000};
   std::chrono::milliseconds inferTimeout{600000};
   std::chrono::seconds sessionExpiry{3600};
+  // Checked before an image is sent (session, upload, datastore): with de-identification on, an
+  // image that may show identifying text is refused (core::deid::HeldBackError), nothing sent.
+  core::deid::OutboundPolicy outbound;
   bool useSessions = true;  // false: every call carries the image
   // The form field of the image: "image" (the C++ client, 4.x docs) or "datapoint" (the Python
   // client and the Slicer plugin).

@@ -9,6 +9,7 @@
 #include "core/ai/ResultLabels.h"
 #include "core/ai/ServerAnswerError.h"
 #include "core/ai/VolumeBytes.h"
+#include "core/deid/OutboundPolicy.h"
 #include "core/edit/LabelMapEdit.h"
 #include "core/io/AtomicFile.h"
 
@@ -208,6 +209,9 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
   if (!request.image) {
     throw core::Error(core::ErrorKind::InvalidInput, config_.url, "no image to send");
   }
+  if (request.imageId.empty()) {  // the image goes from here (session or upload), not by id
+    core::deid::requireSendable(*request.image, config_.outbound, config_.url);
+  }
   ai::InferResult result;
   const json params = inferParams(request, progress);
   for (int attempt = 0;; ++attempt) {
@@ -282,6 +286,7 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
 
 std::string MonaiLabelBackend::uploadImage(const core::Volume& image, const std::string& id,
                                            core::ProgressSink& progress) {
+  core::deid::requireSendable(image, config_.outbound, config_.url);
   ai::DatastoreFile file;
   file.filename = (id.empty() ? std::string("image") : id) + ".nii.gz";
   file.bytes = ai::volumeToBytes(image, "image.nii.gz");

@@ -18,6 +18,7 @@
 
 #include "core/ai/AiBackend.h"
 #include "core/ai/ImageSessionCache.h"
+#include "core/deid/OutboundPolicy.h"
 #include "core/net/HttpClient.h"
 #include "plugins/monai-label/MonaiAuth.h"
 
@@ -32,6 +33,9 @@ struct MonaiServerConfig {
   std::chrono::milliseconds infoTimeout{30000};  // may stall behind someone's inference
   std::chrono::milliseconds inferTimeout{600000};
   std::chrono::seconds sessionExpiry{3600};
+  // Checked before an image is sent (session, upload, datastore): with de-identification on, an
+  // image that may show identifying text is refused (core::deid::HeldBackError), nothing sent.
+  core::deid::OutboundPolicy outbound;
   // true: the image goes once into a server session and clicks reference it; false: every
   // request carries the image (one call, for scripts).
   bool useSessions = true;

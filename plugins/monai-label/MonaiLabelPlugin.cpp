@@ -13,6 +13,7 @@ std::shared_ptr<core::ai::AiBackend> MonaiLabelPlugin::create(
   config.connectTimeout = settings.connectTimeout;
   config.infoTimeout = settings.infoTimeout;
   config.inferTimeout = settings.inferTimeout;
+  config.outbound = settings.outbound;
   return std::make_shared<MonaiLabelBackend>(std::move(config));
 }
 

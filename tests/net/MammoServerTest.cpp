@@ -74,6 +74,7 @@ core::mammo::DetectorImage namedImage(const std::string& file) {
   auto voxels = std::make_shared<core::VoxelBuffer>(core::ScalarType::UInt16, g.voxelCount());
   core::VolumeInfo info;
   info.modality = "MG";
+  info.burnedInAnnotation = "NO";  // an MG without it is held back before sending
   info.sourceFiles = {file};
   core::mammo::DetectorImage image;
   image.image = std::make_shared<const core::Volume>(g, voxels, info);
