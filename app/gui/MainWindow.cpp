@@ -38,6 +38,8 @@
 #include "app/gui/SeriesBrowser.h"
 #include "app/gui/SeriesListController.h"
 #include "app/gui/StudyInfoPanel.h"
+#include "app/gui/UploadBadge.h"
+#include "app/gui/UploadFeature.h"
 #include "core/io/DicomSeriesLoader.h"
 #include "core/io/PathLoader.h"
 #include "core/sample/SampleWriter.h"
@@ -97,6 +99,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   reports_ = new ReportFeature(this, commands_, editing_, mammo_, options_.interactive);
   connect(reports_, &ReportFeature::failed, this, &MainWindow::loadFailed);
   annotatorLoop_ = new AnnotatorLoopFeature(this, commands_);
+  upload_ = new UploadFeature(this, commands_, options_.interactive);
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
   createDocks();
   createStatusBar();
@@ -113,6 +116,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
 MainWindow::~MainWindow() {
   delete reports_;        // its measurement dock reads the editing session
   delete annotatorLoop_;  // reads the editing session and the AI backends
+  delete upload_;         // its jobs hold the AI backends
   delete caseOpener_;
   delete compare_;  // before the editing session it reads
   delete editing_;  // before the views it draws into
@@ -221,7 +225,10 @@ void MainWindow::createActions() {
     dialog->activateWindow();
   });
 
-  annotatorLoop_->populateMenu(menuBar()->addMenu(tr("A&I")));
+  QMenu* aiMenu = menuBar()->addMenu(tr("A&I"));
+  annotatorLoop_->populateMenu(aiMenu);
+  aiMenu->addSeparator();
+  upload_->populateMenu(aiMenu);
 
   QMenu* mammography = menuBar()->addMenu(tr("&Mammography"));
   mammo_->populateMenu(mammography);
@@ -307,6 +314,7 @@ void MainWindow::createStatusBar() {
   pointer_->setMinimumWidth(420);
   statusBar()->addWidget(pointer_, 1);
   statusBar()->addPermanentWidget(new JobProgressWidget(jobs_, this));
+  statusBar()->addPermanentWidget(upload_->badge());
 }
 
 void MainWindow::rebuildWindowMenu() {

@@ -37,6 +37,7 @@ class ReportFeature;
 class SeriesBrowser;
 class SeriesListController;
 class StudyInfoPanel;
+class UploadFeature;
 
 struct MainWindowOptions {
   // false: errors go to stderr and loadFailed() instead of a message box (--screenshot, tests).
@@ -75,6 +76,8 @@ class MainWindow : public QMainWindow {
   DatasetEvaluationDialog* datasetEvaluation();
   // The annotator loop with an AI server: Next sample, Submit label, training (AI menu).
   AnnotatorLoopFeature* annotatorLoop() const { return annotatorLoop_; }
+  // Dataset upload to an AI server's datastore (AI menu, status bar badge, the upload queue).
+  UploadFeature* upload() const { return upload_; }
   // The mammography reading mode (hanging protocols, reading tools, AI findings).
   MammoFeature* mammo() const { return mammo_; }
   // Reports: the measurement report dock, opening report files (File > Open report…).
@@ -131,6 +134,7 @@ class MainWindow : public QMainWindow {
   MammoFeature* mammo_ = nullptr;
   ReportFeature* reports_ = nullptr;
   AnnotatorLoopFeature* annotatorLoop_ = nullptr;
+  UploadFeature* upload_ = nullptr;
   DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
   EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;

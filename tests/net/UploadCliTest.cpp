@@ -1,6 +1,7 @@
 // delineate-cli upload as a data manager runs it: killed in the middle of a queue (SIGKILL: no
 // chance to clean up) and started again, it resumes and delivers the rest, nothing twice; a lint
 // run lists what is wrong without sending; --msd writes a dataset instead.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -54,16 +55,23 @@ TEST(UploadCli, KilledMidQueueResumesWhereItStopped) {
   test::FaultProxy proxy(server.url(), slow, 1);
   const fs::path queue = dir / "queue";
 
+  // Everything the child needs is made before fork: between fork and exec only async-signal-safe
+  // calls (this process has server and proxy threads that may hold locks, e.g. stdio's).
+  const std::string url = proxy.url();
+  const std::string queueArg = queue.string();
+  const std::string casesArg = (dir / "cases").string();
+  const int log = ::open((dir / "first.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_GE(log, 0);
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    const std::string out = (dir / "first.log").string();
-    std::freopen(out.c_str(), "w", stdout);
-    std::freopen(out.c_str(), "a", stderr);
-    ::execl(DELINEATE_CLI, DELINEATE_CLI, "upload", "--server", proxy.url().c_str(), "--queue",
-            queue.c_str(), "--dataset", (dir / "cases").c_str(), static_cast<char*>(nullptr));
+    ::dup2(log, 1);
+    ::dup2(log, 2);
+    ::execl(DELINEATE_CLI, DELINEATE_CLI, "upload", "--server", url.c_str(), "--queue",
+            queueArg.c_str(), "--dataset", casesArg.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
+  ::close(log);
   // Kill it once a case is delivered and others are not.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   int done = 0;
@@ -82,11 +90,16 @@ TEST(UploadCli, KilledMidQueueResumesWhereItStopped) {
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFSIGNALED(status)) << "the first run ended by itself";
-  ASSERT_GE(done, 1);
+  std::ifstream firstLog(dir / "first.log");
+  const std::string firstOutput((std::istreambuf_iterator<char>(firstLog)), {});
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the first run ended by itself: " << firstOutput;
+  ASSERT_GE(done, 1) << firstOutput;
   const int doneAtKill = countDone(queue);
   ASSERT_LT(doneAtKill, 4) << "killed too late to test resuming";
 
+  // A request the killed process had handed to the network may still be on its way (the proxy
+  // holds each for up to 200 ms): the restart comes after it has landed, as a person's would.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   std::string output;
   const int rc = test::runCommand(std::string(DELINEATE_CLI) + " upload --server " + server.url() +
                                       " --queue " + queue.string(),
