@@ -1,6 +1,7 @@
 #include "core/upload/UploadQueue.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -84,12 +85,39 @@ UploadQueue::UploadQueue(fs::path folder) : folder_(std::move(folder)) {
   removeLeftovers();
 }
 
+namespace {
+
+// Whether the process that made a "<...>-<pid>-<n>" folder is gone (it can no longer finish it).
+// Another process may be queueing into the same queue right now (the CLI while the app looks).
+bool ownerGone(const std::string& name) {
+  const auto last = name.rfind('-');
+  const auto before =
+      last == std::string::npos || last == 0 ? std::string::npos : name.rfind('-', last - 1);
+  if (before == std::string::npos) {
+    return true;
+  }
+  const pid_t pid =
+      static_cast<pid_t>(std::atol(name.substr(before + 1, last - before - 1).c_str()));
+  return pid <= 0 || (::kill(pid, 0) != 0 && errno == ESRCH);
+}
+
+}  // namespace
+
 void UploadQueue::removeLeftovers() {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(itemsFolder(), ec)) {
     const std::string name = entry.path().filename().string();
     const bool staging = name.rfind(kStagingPrefix, 0) == 0;
-    if (staging || (entry.is_directory() && !fs::exists(entry.path() / kItemFile))) {
+    // An item folder without item.json is one whose removal a crash interrupted (remove() takes
+    // item.json first; enqueue() renames whole folders in).
+    if ((staging && ownerGone(name)) ||
+        (!staging && entry.is_directory() && !fs::exists(entry.path() / kItemFile))) {
+      std::error_code ignored;
+      fs::remove_all(entry.path(), ignored);
+    }
+  }
+  for (const auto& entry : fs::directory_iterator(folder_ / "incoming", ec)) {
+    if (ownerGone(entry.path().filename().string())) {
       std::error_code ignored;
       fs::remove_all(entry.path(), ignored);
     }

@@ -2,6 +2,7 @@
 // a pause or a second sender do to it; and the retry delays.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <fstream>
@@ -44,17 +45,23 @@ TEST(UploadQueue, KeepsItemsAcrossReopeningAndDropsHalfStagedOnes) {
               EnqueueOutcome::Added);
     EXPECT_FALSE(fs::exists(dir / "a.nii.gz")) << "the staged file moves into the queue";
   }
-  // What a crash in the middle of staging leaves behind.
-  fs::create_directories(dir / "q" / "items" / ".staging-case-2-1-0");
+  // What a crash in the middle of staging leaves behind (the process is gone), beside what a
+  // process still queueing is writing (this one).
+  fs::create_directories(dir / "q" / "items" / ".staging-case-2-999999999-0");
+  fs::create_directories(dir / "q" / "incoming" / "case-2-999999999-0");
+  const std::string live = ".staging-case-4-" + std::to_string(::getpid()) + "-0";
+  fs::create_directories(dir / "q" / "items" / live);
   fs::create_directories(dir / "q" / "items" / "case-3");
   UploadQueue reopened(dir / "q");
+  EXPECT_TRUE(fs::exists(dir / "q" / "items" / live)) << "another process's staging is left alone";
+  EXPECT_FALSE(fs::exists(dir / "q" / "incoming" / "case-2-999999999-0"));
   const auto items = reopened.items();
   ASSERT_EQ(items.size(), 1u);
   EXPECT_EQ(items[0].id, "case-1");
   EXPECT_EQ(items[0].state, UploadState::Pending);
   EXPECT_EQ(items[0].image.size, 11u);
   EXPECT_EQ(items[0].image.sha256.size(), 64u);
-  EXPECT_FALSE(fs::exists(dir / "q" / "items" / ".staging-case-2-1-0"));
+  EXPECT_FALSE(fs::exists(dir / "q" / "items" / ".staging-case-2-999999999-0"));
   EXPECT_FALSE(fs::exists(dir / "q" / "items" / "case-3"));
   EXPECT_EQ(reopened.counts().pending, 1);
   EXPECT_EQ(reopened.counts().pendingBytes, 22u);
