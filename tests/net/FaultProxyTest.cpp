@@ -212,43 +212,51 @@ TEST(FaultProxy, TheSameSeedReplaysTheSameFaults) {
   EXPECT_GE(std::set<ProxyFault>(faults.begin(), faults.end()).size(), 4u);
 }
 
-// The trap a retrying upload queue must survive: the HTTP library sends a request again by
-// itself when an answer is lost before its first byte on a connection it had kept alive (it
-// takes that for a server that closed an idle connection). The server then gets the upload
-// twice for one send.
-TEST(FaultProxy, AnAnswerLostOnAKeptAliveConnectionMakesTheClientSendAgain) {
+// One upload whose answer is lost before its first byte, sent after a GET has left a kept-alive
+// connection in the client's pool: how many times the proxy saw it, and what the server stored.
+struct LostAnswer {
+  Outcome outcome;
+  int resets = 0;
+  int requests = 0;
+  int stored = 0;
+};
+LostAnswer uploadWithTheAnswerLost(bool reuseConnection) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   FaultProxy proxy(server.url(), FaultMix::none(), 1);
   const auto client = core::net::makeHttpClient();
-  ASSERT_EQ(get(*client, proxy.url() + "/info/").status, 200);
+  EXPECT_EQ(get(*client, proxy.url() + "/info/").status, 200);
   // The library hands the connection back to its pool just after the answer; give it time.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   FaultMix lost = FaultMix::only(ProxyFault::ResetResponse);
   lost.cutAt = 0;
   proxy.setMix(lost);
-  const Outcome out = upload(*client, proxy.url(), "twice");
-  EXPECT_TRUE(out.error);
-  EXPECT_EQ(proxy.counts()[ProxyFault::ResetResponse], 2);
-  EXPECT_EQ(proxy.counts().requests, 3);
-  EXPECT_EQ(storedImages(server.url()), 1);  // the same id both times: stored once
+  LostAnswer out;
+  out.outcome = upload(*client, proxy.url(), "lost", 200000, reuseConnection);
+  out.resets = proxy.counts()[ProxyFault::ResetResponse];
+  out.requests = proxy.counts().requests;
+  out.stored = storedImages(server.url());
+  return out;
+}
+
+// The trap a retrying upload queue must survive: the HTTP library sends a request again by
+// itself when an answer is lost before its first byte on a connection it had kept alive (it
+// takes that for a server that closed an idle connection). The server then gets the upload
+// twice for one send.
+TEST(FaultProxy, AnAnswerLostOnAKeptAliveConnectionMakesTheClientSendAgain) {
+  const LostAnswer r = uploadWithTheAnswerLost(true);
+  EXPECT_TRUE(r.outcome.error);
+  EXPECT_EQ(r.resets, 2);
+  EXPECT_EQ(r.requests, 3);
+  EXPECT_EQ(r.stored, 1);  // the same id both times: stored once
 }
 
 // What the uploads use (HttpRequest::reuseConnection = false): a connection of its own, so a lost
 // answer is the caller's to handle and the request goes once.
 TEST(FaultProxy, ARequestOnItsOwnConnectionIsNotSentAgain) {
-  test::TempDir dir;
-  test::LocalServer server(dir / "store");
-  FaultProxy proxy(server.url(), FaultMix::none(), 1);
-  const auto client = core::net::makeHttpClient();
-  ASSERT_EQ(get(*client, proxy.url() + "/info/").status, 200);
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  FaultMix lost = FaultMix::only(ProxyFault::ResetResponse);
-  lost.cutAt = 0;
-  proxy.setMix(lost);
-  const Outcome out = upload(*client, proxy.url(), "once", 200000, false);
-  EXPECT_TRUE(out.error);
-  EXPECT_EQ(proxy.counts()[ProxyFault::ResetResponse], 1);
-  EXPECT_EQ(proxy.counts().requests, 2);
-  EXPECT_EQ(storedImages(server.url()), 1);
+  const LostAnswer r = uploadWithTheAnswerLost(false);
+  EXPECT_TRUE(r.outcome.error);
+  EXPECT_EQ(r.resets, 1);
+  EXPECT_EQ(r.requests, 2);
+  EXPECT_EQ(r.stored, 1);
 }
