@@ -8,7 +8,7 @@
 #include "core/Error.h"
 #include "core/ai/VolumeBytes.h"
 #include "core/io/AtomicFile.h"
-#include "core/report/Sha256.h"
+#include "core/upload/FileDigest.h"
 
 namespace delineate::server {
 
@@ -212,7 +212,7 @@ bool FileDatastore::putLabel(const std::string& id, const std::string& tag,
   entry["name"] = name;
   entry["ts"] = now();
   entry["revision"] = revision;
-  entry["checksum"] = "SHA256:" + core::report::sha256Hex(bytes);
+  entry["checksum"] = "SHA256:" + core::upload::sha256OfBytes(bytes);
   labels[safeTag] = entry;
   save();
   return true;
