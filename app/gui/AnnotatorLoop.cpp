@@ -368,6 +368,7 @@ bool AnnotatorLoop::startTraining(const QString& trainer) {
       },
       [this, chosen](core::ai::TrainStatus status) {
         trainer_ = chosen;
+        ++trainingRound_;
         trainingAnswer(status, std::nullopt);
         Q_EMIT message(tr("Training of %1 started.").arg(chosen));
         refreshTraining();
@@ -399,6 +400,7 @@ bool AnnotatorLoop::stopTraining() {
         return true;
       },
       [this](bool) {
+        ++trainingRound_;
         Q_EMIT message(tr("Training stopped."));
         refreshTraining();
       },
@@ -429,11 +431,17 @@ void AnnotatorLoop::refreshTraining() {
         a.info = backend->info(progress);
         return a;
       },
-      [this, serverUrl](Answer a) {
-        if (serverUrl == serverName()) {
-          infoServer_ = serverUrl;
-          trainingAnswer(a.status, a.info);
+      [this, serverUrl, round = trainingRound_](Answer a) {
+        if (serverUrl != serverName()) {
+          return;
         }
+        if (round != trainingRound_) {
+          // Asked before training was started or stopped: the answer describes the run before.
+          refreshTraining();
+          return;
+        }
+        infoServer_ = serverUrl;
+        trainingAnswer(a.status, a.info);
       },
       [this, serverUrl](const QString& error, bool cancelled) {
         if (!cancelled) {

@@ -118,6 +118,8 @@ class AnnotatorLoop : public QObject {
   QString pendingServer_;
   QString trainer_;
   std::optional<core::ai::TrainStatus> trainStatus_;
+  // Bumped by each start/stop answer: a status poll sent before it is stale when it lands.
+  unsigned trainingRound_ = 0;
   std::optional<core::ai::MonaiInfo> info_;  // the last /info/ of a poll
   QString infoServer_;                       // whose
 };

@@ -18,10 +18,13 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QTimer>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
@@ -66,6 +69,9 @@ class LoopServer {
     http_ = std::make_unique<core::net::HttpServer>(
         url_.toStdString(), [this](const core::net::ServerRequest& r) {
           core::net::HttpResponse answer = app_->handle(r);
+          if (r.method == "GET" && r.path == "/train/" && firstStatusDelayMs_ > 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(firstStatusDelayMs_.exchange(0)));
+          }
           if (remote_ && r.path.rfind("/activelearning/", 0) == 0) {
             json body = json::parse(answer.body);
             if (body.contains("path")) {
@@ -82,9 +88,12 @@ class LoopServer {
   server::MonaiServer& app() { return *app_; }
   // The server goes away (its port no longer answers).
   void stop() { http_.reset(); }
+  // The next training status is answered only after `ms`, with what was true when it was asked.
+  void delayNextStatus(int ms) { firstStatusDelayMs_ = ms; }
 
  private:
   bool remote_;
+  std::atomic<int> firstStatusDelayMs_{0};
   std::unique_ptr<server::MonaiServer> app_;
   QString url_;
   std::unique_ptr<core::net::HttpServer> http_;
@@ -295,13 +304,20 @@ TEST_F(AnnotatorLoopTest, SubmittingStartsTrainingWhichIsFollowedToDoneAndPlotte
     }
   });
   panel()->submitButton()->click();
-  ASSERT_TRUE(test::waitUntil([&] { return states.contains(QStringLiteral("RUNNING")); }, 30000))
+  // SUBMITTED is the start call's own answer; RUNNING comes from a poll.
+  ASSERT_TRUE(test::waitUntil(
+      [&] {
+        return states.contains(QStringLiteral("SUBMITTED")) ||
+               states.contains(QStringLiteral("RUNNING"));
+      },
+      30000))
       << panel()->messageLabel()->text().toStdString();
   EXPECT_TRUE(loop()->polling()) << "the dock is visible and a run is going";
   EXPECT_FALSE(panel()->startTrainingButton()->isEnabled());
   EXPECT_TRUE(panel()->stopTrainingButton()->isEnabled());
   ASSERT_TRUE(test::waitUntil([&] { return states.contains(QStringLiteral("DONE")); }, 30000))
-      << states.join(QLatin1Char(',')).toStdString();
+      << states.join(QLatin1Char(',')).toStdString() << " / "
+      << panel()->messageLabel()->text().toStdString();
   const QString status = panel()->trainingLabel()->text();
   EXPECT_TRUE(status.contains(QStringLiteral("DONE"))) << status.toStdString();
   EXPECT_TRUE(status.contains(QStringLiteral("epoch 3/3"))) << status.toStdString();
@@ -316,6 +332,27 @@ TEST_F(AnnotatorLoopTest, SubmittingStartsTrainingWhichIsFollowedToDoneAndPlotte
       (tmp.isEmpty() ? QString::fromStdString(dir_.path().string()) : QString::fromLocal8Bit(tmp)) +
       QStringLiteral("/annotator-loop-dock.png");
   EXPECT_TRUE(window_->annotatorLoop()->dock()->grab().save(shot));
+}
+
+TEST_F(AnnotatorLoopTest, AStatusAskedBeforeTrainingStartedDoesNotEndTheFollowing) {
+  ForgetServers forget;
+  LoopServer server(makeDatastore(), kTrainCommand);
+  server.delayNextStatus(2500);
+  const int index = ai()->addServer(server.url());
+  ai()->setBackend(index);
+  ASSERT_TRUE(test::waitUntil([&] { return ai()->connected() && loop()->server(); }, 30000));
+  window_->annotatorLoop()->show();  // asks once what runs now; the answer is held back
+  ASSERT_TRUE(test::waitUntil([&] { return panel()->startTrainingButton()->isEnabled(); }));
+  panel()->startTrainingButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] {
+    return loop()->trainStatus() && loop()->trainStatus()->running;
+  })) << panel()->messageLabel()->text().toStdString();
+  // The held-back answer ("nothing runs") lands after the start: it must not stop the polls.
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return loop()->trainStatus() && loop()->trainStatus()->state == "DONE"; }, 30000))
+      << panel()->trainingLabel()->text().toStdString();
+  EXPECT_TRUE(panel()->trainingLabel()->text().contains(QStringLiteral("epoch 3/3")))
+      << panel()->trainingLabel()->text().toStdString();
 }
 
 TEST_F(AnnotatorLoopTest, TrainingStopsWhenAskedAndPollingStopsWhenTheDockHides) {
