@@ -20,6 +20,19 @@ QString fileName(const std::filesystem::path& path) {
   return QString::fromStdString(path.filename().string());
 }
 
+// A series picked in the study browser is named as the browser names it; a file by its name.
+QString imageName(const DatasetCaseRow& row) {
+  if (const auto& s = row.picked.series) {
+    QString name =
+        QObject::tr("Series %1 · %2").arg(s->seriesNumber).arg(QString::fromStdString(s->modality));
+    if (!s->description.empty()) {
+      name += QStringLiteral(" · ") + QString::fromStdString(s->description);
+    }
+    return name;
+  }
+  return fileName(row.picked.image);
+}
+
 QString findingLine(const core::upload::LintFinding& f) {
   return (f.severity == Severity::Error ? QObject::tr("error: ") : QObject::tr("warning: ")) +
          QString::fromStdString(f.message);
@@ -78,8 +91,7 @@ void DatasetCaseTable::showRows(const std::vector<DatasetCaseRow>& rows) {
       verdict += QStringLiteral(": ") + shortMessage(r, r.findings.front());
     }
     const QString cells[ColumnCount] = {
-        fileName(r.picked.image),
-        labels.isEmpty() ? tr("(none)") : labels.join(QStringLiteral(", ")),
+        imageName(r), labels.isEmpty() ? tr("(none)") : labels.join(QStringLiteral(", ")),
         QString::fromStdString(r.id), verdict, r.outcome};
     const QString tips[ColumnCount] = {
         QString::fromStdString(r.picked.image.string()), labelPaths.join(QLatin1Char('\n')),

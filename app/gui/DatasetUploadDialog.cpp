@@ -19,6 +19,7 @@
 #include "app/gui/DatasetCaseTable.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/UploadController.h"
+#include "core/upload/StudyCases.h"
 #include "core/upload/UploadQueue.h"
 
 namespace delineate::app {
@@ -54,11 +55,16 @@ DatasetUploadDialog::DatasetUploadDialog(AiController* ai, UploadController* upl
   addImage_ = new QPushButton(tr("Add image and labels…"), this);
   addOpen_ = new QPushButton(tr("Add open image"), this);
   addOpen_->setToolTip(tr("The image shown in the window with its label maps"));
+  addStudy_ = new QPushButton(tr("Add from study browser"), this);
+  addStudy_->setToolTip(
+      tr("The series selected in the study browser (all of them when none is selected), each "
+         "with the DICOM segmentations drawn on it"));
   remove_ = new QPushButton(tr("Remove"), this);
   auto* adds = new QHBoxLayout;
   adds->addWidget(addFolder_);
   adds->addWidget(addImage_);
   adds->addWidget(addOpen_);
+  adds->addWidget(addStudy_);
   adds->addWidget(remove_);
   adds->addStretch(1);
 
@@ -104,6 +110,7 @@ DatasetUploadDialog::DatasetUploadDialog(AiController* ai, UploadController* upl
   connect(addFolder_, &QPushButton::clicked, this, &DatasetUploadDialog::chooseFolder);
   connect(addImage_, &QPushButton::clicked, this, &DatasetUploadDialog::chooseImage);
   connect(addOpen_, &QPushButton::clicked, this, &DatasetUploadDialog::openImageRequested);
+  connect(addStudy_, &QPushButton::clicked, this, &DatasetUploadDialog::studySeriesRequested);
   connect(remove_, &QPushButton::clicked, this, &DatasetUploadDialog::removeSelected);
   connect(check_, &QPushButton::clicked, this, &DatasetUploadDialog::check);
   connect(send_, &QPushButton::clicked, this, &DatasetUploadDialog::send);
@@ -236,6 +243,30 @@ void DatasetUploadDialog::addFolder(const QString& folder) {
       [this](std::vector<up::DatasetCase> cases) {
         addCases(cases);
         message_->setText(tr("%n case(s) found.", nullptr, static_cast<int>(cases.size())));
+      },
+      [this](const QString& error, bool cancelled) {
+        if (!cancelled) {
+          fail(error);
+        }
+      });
+}
+
+void DatasetUploadDialog::addSeries(const core::DicomScanResult& scan,
+                                    const std::vector<std::size_t>& picked) {
+  jobs_->run<std::vector<up::DatasetCase>>(
+      tr("Reading the picked series' segmentations"),
+      [scan, picked](core::ProgressSink& progress) {
+        return up::casesFromSeries(scan, picked, progress);
+      },
+      [this](std::vector<up::DatasetCase> cases) {
+        addCases(cases);
+        int labelled = 0;
+        for (const up::DatasetCase& c : cases) {
+          labelled += c.labels.empty() ? 0 : 1;
+        }
+        message_->setText(tr("%n case(s) from the study browser, %1 with a segmentation.", nullptr,
+                             static_cast<int>(cases.size()))
+                              .arg(labelled));
       },
       [this](const QString& error, bool cancelled) {
         if (!cancelled) {
@@ -453,6 +484,7 @@ void DatasetUploadDialog::updateButtons() {
   const Destination d = destination();
   addFolder_->setEnabled(!busy);
   addImage_->setEnabled(!busy);
+  addStudy_->setEnabled(!busy);
   addOpen_->setEnabled(!busy);
   remove_->setEnabled(!busy && !table_->selectedItems().isEmpty());
   check_->setEnabled(!busy && any && (d.url.isEmpty() || d.connected));

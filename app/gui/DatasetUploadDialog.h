@@ -1,6 +1,7 @@
 #pragma once
 // "Upload dataset…": the user gathers labelled cases (a folder of them, an image with its label
-// files, or the image open in the window with its label maps), checks them against the current AI
+// files, the image open in the window with its label maps, or series picked in the study browser
+// with the DICOM SEGs drawn on them), checks them against the current AI
 // server's label schema (lint: label names or values the server does not know, label/image grids,
 // empty labels, label files that overlap — errors red, warnings amber, the messages in the
 // tooltip and the details box), then sends the cases that pass through the persistent upload queue
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "app/gui/DatasetCaseRow.h"
+#include "core/io/DicomSeries.h"
 #include "core/upload/DatasetCase.h"
 
 class QLabel;
@@ -41,6 +43,9 @@ class DatasetUploadDialog : public QDialog {
   // The cases of a folder (findDatasetCases, a job).
   void addFolder(const QString& folder);
   void addCases(const std::vector<core::upload::DatasetCase>& cases);
+  // Series `picked` (indices into scan.allSeries()) of the study browser's scan, each with the
+  // SEGs of the scan drawn on it (casesFromSeries, a job).
+  void addSeries(const core::DicomScanResult& scan, const std::vector<std::size_t>& picked);
   void removeSelected();
   // Lints every case against the current server's schema (a job).
   bool check();
@@ -57,6 +62,7 @@ class DatasetUploadDialog : public QDialog {
   DatasetCaseTable* table() const { return table_; }
   QPushButton* addFolderButton() const { return addFolder_; }
   QPushButton* addOpenImageButton() const { return addOpen_; }
+  QPushButton* addStudyButton() const { return addStudy_; }
   QPushButton* checkButton() const { return check_; }
   QPushButton* sendButton() const { return send_; }
   QPushButton* exportButton() const { return export_; }
@@ -68,6 +74,8 @@ class DatasetUploadDialog : public QDialog {
  Q_SIGNALS:
   // "Add open image": the window writes its image and label maps (EditJobs) and calls addCases.
   void openImageRequested();
+  // "Add from study browser": the window answers with addSeries (the selected series, or all).
+  void studySeriesRequested();
 
  private:
   struct Destination;
@@ -96,6 +104,7 @@ class DatasetUploadDialog : public QDialog {
   QPushButton* addFolder_;
   QPushButton* addImage_;
   QPushButton* addOpen_;
+  QPushButton* addStudy_;
   QPushButton* remove_;
   QPushButton* check_;
   QPushButton* send_;

@@ -76,6 +76,7 @@ class MainWindow : public QMainWindow {
   DatasetEvaluationDialog* datasetEvaluation();
   // The annotator loop with an AI server: Next sample, Submit label, training (AI menu).
   AnnotatorLoopFeature* annotatorLoop() const { return annotatorLoop_; }
+  SeriesListController* seriesList() const { return seriesList_; }
   // Dataset upload to an AI server's datastore (AI menu, status bar badge, the upload queue).
   UploadFeature* upload() const { return upload_; }
   // The mammography reading mode (hanging protocols, reading tools, AI findings).

@@ -48,7 +48,8 @@ SeriesBrowser::SeriesBrowser(QWidget* parent) : QWidget(parent) {
   list_->setIconSize(QSize(64, 64));
   list_->setUniformItemSizes(true);
   list_->setSpacing(2);
-  list_->setSelectionMode(QAbstractItemView::SingleSelection);
+  // Several series may be picked (Ctrl/Shift-click) for the dataset upload; one is shown.
+  list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   connect(list_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
     Q_EMIT seriesActivated(item->data(kIndexRole).toInt());
   });

@@ -1,6 +1,7 @@
 #include "app/gui/SeriesListController.h"
 
 #include <QImage>
+#include <QListWidget>
 #include <algorithm>
 
 #include "app/gui/JobRunner.h"
@@ -83,6 +84,16 @@ const core::DicomSeries* SeriesListController::series(int index) const {
   return index >= 0 && index < static_cast<int>(series_.size())
              ? series_[static_cast<std::size_t>(index)]
              : nullptr;
+}
+
+std::vector<std::size_t> SeriesListController::selectedSeries() const {
+  std::vector<std::size_t> out;
+  for (int row = 0; row < browser_->list()->count(); ++row) {
+    if (browser_->list()->item(row)->isSelected() && row < static_cast<int>(series_.size())) {
+      out.push_back(static_cast<std::size_t>(row));
+    }
+  }
+  return out;
 }
 
 }  // namespace delineate::app

@@ -27,6 +27,10 @@ class SeriesListController : public QObject {
   void volumeShown(const core::Volume& volume);
   // The listed DICOM series `index`, or null.
   const core::DicomSeries* series(int index) const;
+  // The last scan listed (empty when a research file is shown).
+  const core::DicomScanResult& scan() const { return scan_; }
+  // The series selected in the browser, as indices into scan().allSeries(), in list order.
+  std::vector<std::size_t> selectedSeries() const;
   // Stops the thumbnail job (the window closes).
   void cancel();
 

@@ -13,9 +13,11 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/OpenImageCase.h"
+#include "app/gui/SeriesListController.h"
 #include "app/gui/UploadBadge.h"
 #include "app/gui/UploadController.h"
 #include "app/gui/UploadQueueView.h"
+#include "core/upload/StudyCases.h"
 
 namespace delineate::app {
 
@@ -67,6 +69,8 @@ DatasetUploadDialog* UploadFeature::dialog() {
   if (dialog_ == nullptr) {
     dialog_ = new DatasetUploadDialog(window_->editing()->ai(), controller_, interactive_, window_);
     connect(dialog_, &DatasetUploadDialog::openImageRequested, this, &UploadFeature::addOpenImage);
+    connect(dialog_, &DatasetUploadDialog::studySeriesRequested, this,
+            &UploadFeature::addStudySeries);
   }
   return dialog_;
 }
@@ -149,6 +153,24 @@ void UploadFeature::findLeftQueue() {
         }
       },
       [](const QString&, bool) {});
+}
+
+void UploadFeature::addStudySeries() {
+  const SeriesListController* list = window_->seriesList();
+  const std::vector<const core::DicomSeries*> all = list->scan().allSeries();
+  if (all.empty()) {
+    dialog()->fail(tr("The study browser lists no DICOM series: open a DICOM folder first."));
+    return;
+  }
+  std::vector<std::size_t> picked = list->selectedSeries();
+  if (picked.empty()) {
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (!up::isSegSeries(*all[i])) {
+        picked.push_back(i);
+      }
+    }
+  }
+  dialog()->addSeries(list->scan(), picked);
 }
 
 void UploadFeature::addOpenImage() {

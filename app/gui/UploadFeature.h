@@ -40,6 +40,8 @@ class UploadFeature : public QObject {
   void serverChanged();
   void findLeftQueue();
   void addOpenImage();
+  // The study browser's selected series (all image series when none is selected) as cases.
+  void addStudySeries();
 
   MainWindow* window_;
   CommandRegistry* commands_;

@@ -7,6 +7,8 @@
 
 #include "core/Error.h"
 #include "core/deid/HoldBackPolicy.h"
+#include "core/io/DicomSegReader.h"
+#include "core/io/DicomSeriesLoader.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/PathLoader.h"
 #include "core/io/VolumeFileIO.h"
@@ -132,8 +134,9 @@ PreparedCase prepareCase(const DatasetCase& picked, const PrepareOptions& option
   out.source = picked.image.string();
   try {
     SubProgress reading(progress, 0.0, 0.6);
-    const VolumePtr image = isVolumeFile(picked.image) ? readVolumeFile(picked.image, reading)
-                                                       : openPath(picked.image, reading).volume;
+    const VolumePtr image = picked.series                ? loadDicomSeries(*picked.series, reading)
+                            : isVolumeFile(picked.image) ? readVolumeFile(picked.image, reading)
+                                                         : openPath(picked.image, reading).volume;
     out.image = withoutIdentity(image);
     if (const auto reason =
             options.outbound.deidentify ? deid::holdBackReason(image->info()) : std::nullopt) {
@@ -160,14 +163,25 @@ PreparedCase prepareCase(const DatasetCase& picked, const PrepareOptions& option
   std::vector<std::string> fileOf(65536);
   for (const fs::path& path : picked.labels) {
     progress.throwIfCancelled();
+    // A file that is not a volume is a DICOM SEG: its segments carry their names.
+    const bool seg = !isVolumeFile(path);
     try {
-      files.push_back(readLabelMapFiles(path, &out.image->geometry()));
+      if (seg) {
+        NullProgress quiet;
+        std::vector<std::string> warnings;
+        files.push_back(readDicomSeg(path, out.image->geometry(), quiet, &warnings));
+        for (const std::string& w : warnings) {
+          out.findings.push_back({LintFinding::Severity::Warning, path.string() + ": " + w});
+        }
+      } else {
+        files.push_back(readLabelMapFiles(path, &out.image->geometry()));
+      }
     } catch (const Error& e) {
       out.findings.push_back({LintFinding::Severity::Error, e.what()});
       continue;
     }
     const LabelMap& file = files.back();
-    const bool hasTable = fs::exists(segmentTablePathFor(path));
+    const bool hasTable = seg || fs::exists(segmentTablePathFor(path));
     const auto map =
         schemaValues(file, hasTable, valuesPresent(file), options, path.string(), out.findings);
     std::map<std::pair<std::uint16_t, std::uint16_t>, std::size_t> overlaps;

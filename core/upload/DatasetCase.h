@@ -1,15 +1,21 @@
 #pragma once
-// A case of a labelled dataset as the user picked it: an image (a volume file or a DICOM series
-// folder) and the label images drawn on it. Several label images of one case are merged into one
-// map, in order (the datastore keeps one label per case).
+// A case of a labelled dataset as the user picked it: an image (a volume file, a DICOM series
+// folder, or a series of a scan) and the label images drawn on it. Several label images of one case
+// are merged into one map, in order (the datastore keeps one label per case).
 #include <filesystem>
+#include <optional>
 #include <vector>
+
+#include "core/io/DicomSeries.h"
 
 namespace delineate::core::upload {
 
 struct DatasetCase {
   std::filesystem::path image;
-  std::vector<std::filesystem::path> labels;
+  std::vector<std::filesystem::path> labels;  // volume files, or DICOM SEG files
+  // Picked in a DICOM scan (the study browser): exactly these files are the image, which
+  // `image` (its first file) only names.
+  std::optional<DicomSeries> series = std::nullopt;
 };
 
 // The cases of a folder: a Medical Segmentation Decathlon layout (imagesTr/NAME.nii.gz with

@@ -5,11 +5,13 @@
 // shows them pending and then goes; Pause stops before the next case and Resume finishes; a
 // server that went away leaves the cases pending with an error naming it (queue view and badge),
 // and a window started later resumes the queue once that server answers again; Export writes an
-// MSD dataset of the two good cases; the open image with its painted label map is a case too.
+// MSD dataset of the two good cases; the open image with its painted label map is a case too, and
+// so are series picked in the study browser, each with the DICOM SEG drawn on it.
 #include <gtest/gtest.h>
 
 #include <QAction>
 #include <QLabel>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -31,13 +33,16 @@
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/SeriesListController.h"
 #include "app/gui/ToolController.h"
 #include "app/gui/UploadBadge.h"
 #include "app/gui/UploadController.h"
 #include "app/gui/UploadFeature.h"
 #include "app/gui/UploadQueueView.h"
 #include "app/server/MonaiServer.h"
+#include "core/DicomSegTestSupport.h"
 #include "core/UploadTestSupport.h"
+#include "core/io/DicomSegWriter.h"
 #include "core/net/HttpServer.h"
 #include "core/upload/UploadQueue.h"
 
@@ -374,4 +379,71 @@ TEST_F(DatasetUploadTest, TheOpenImageWithItsLabelMapIsACase) {
       test::waitUntil([&] { return !dialog()->busy() && dialog()->rows()[0].checked; }, 60000));
   EXPECT_TRUE(dialog()->rows()[0].findings.empty()) << dialog()->rows()[0].findings.front().message;
   EXPECT_EQ(dialog()->rows()[0].id.rfind("case-", 0), 0u);
+}
+
+TEST_F(DatasetUploadTest, TheStudyBrowsersSeriesWithTheirSegsAreCases) {
+  ForgetServers forget;
+  // Two CT series and a SEG ("Liver", segment 7) drawn on the first, opened as one folder.
+  const fs::path study = dir_ / "study";
+  const core::VolumePtr ct1 = test::throughDicom(*test::boxImage(1), study / "ct1");
+  test::throughDicom(*test::boxImage(2, {14, 12, 6}), study / "ct2");
+  fs::create_directories(study / "seg");
+  core::NullProgress quiet;
+  core::writeDicomSeg(test::boxLabel(*ct1, 7, "Liver"), *ct1, study / "seg" / "liver.dcm", {},
+                      quiet);
+  ASSERT_TRUE(window_->openPath(QString::fromStdString(study.string())));
+  ASSERT_TRUE(test::waitUntil([&] { return window_->seriesList()->scan().allSeries().size() == 3; },
+                              60000));
+  ASSERT_TRUE(waitSettled());
+  auto* list = window_->findChild<QListWidget*>(QStringLiteral("seriesList"));
+  ASSERT_NE(list, nullptr);
+  const auto all = window_->seriesList()->scan().allSeries();
+  int ct1Row = -1;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i]->seriesInstanceUid == ct1->info().seriesInstanceUid) {
+      ct1Row = static_cast<int>(i);
+    }
+  }
+  ASSERT_GE(ct1Row, 0);
+  list->clearSelection();
+  list->item(ct1Row)->setSelected(true);
+
+  UploadServer server(dir_ / "datastore");
+  connectTo(server);
+  window_->upload()->showDialog();
+  ASSERT_TRUE(dialog()->addStudyButton()->isEnabled());
+  dialog()->addStudyButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !dialog()->busy() && dialog()->rows().size() == 1; }))
+      << dialog()->messageLabel()->text().toStdString();
+  const auto& row = dialog()->rows()[0];
+  ASSERT_EQ(row.picked.labels.size(), 1u) << "the SEG drawn on the picked series comes with it";
+  EXPECT_EQ(row.picked.labels[0].filename(), "liver.dcm");
+  const QString shown = dialog()->table()->item(0, app::DatasetCaseTable::SourceColumn)->text();
+  EXPECT_TRUE(shown.startsWith(QStringLiteral("Series "))) << shown.toStdString();
+  EXPECT_TRUE(dialog()
+                  ->table()
+                  ->item(0, app::DatasetCaseTable::LabelsColumn)
+                  ->text()
+                  .contains(QStringLiteral("liver.dcm")));
+
+  dialog()->checkButton()->click();
+  ASSERT_TRUE(
+      test::waitUntil([&] { return !dialog()->busy() && dialog()->rows()[0].checked; }, 60000));
+  ASSERT_TRUE(dialog()->rows()[0].findings.empty()) << dialog()->rows()[0].findings[0].message;
+  saveScreenshot(window_.get(), "dataset-upload-study-window.png");
+  saveScreenshot(dialog(), "dataset-upload-study.png");
+  dialog()->sendButton()->click();
+  ASSERT_TRUE(waitQueue([](const up::QueueCounts& c) { return c.done == 1 && c.pending == 0; }))
+      << uploads()->note().toStdString() << dialog()->messageLabel()->text().toStdString();
+  const auto label = server.app().datastore().labelFile(dialog()->rows()[0].id, "final");
+  ASSERT_TRUE(label);
+  EXPECT_EQ(countValue(*label, 2), 4u * 4u * 3u) << "'Liver' is the server's 2; the SEG's box";
+  EXPECT_EQ(countValue(*label, 7), 0u);
+
+  // Nothing selected: every image series; the one already listed is not added twice.
+  list->clearSelection();
+  dialog()->addStudyButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !dialog()->busy() && dialog()->rows().size() == 2; }))
+      << dialog()->messageLabel()->text().toStdString();
+  EXPECT_TRUE(dialog()->rows()[1].picked.labels.empty());
 }
