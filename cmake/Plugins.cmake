@@ -1,6 +1,8 @@
 # Run-time plugins (docs/plugins.md). The build tree puts the app's plugins next to the
 # `delineate` executable, in the `plugins` folder PluginHost searches there.
 set(DELINEATE_PLUGIN_BUILD_DIR ${CMAKE_BINARY_DIR}/app/gui/plugins)
+# Fixed, not GNUInstallDirs' multiarch libdir: PluginHost looks in <bin>/../lib/delineate/plugins.
+set(DELINEATE_PLUGIN_INSTALL_DIR lib/delineate/plugins)
 
 # delineate_plugin(TARGET [APP] [OUTPUT_DIRECTORY DIR] SOURCES ...): a Qt plugin (a MODULE library
 # with its JSON metadata) linking the plugin API. APP: one of the app's own plugins, built into
@@ -22,4 +24,8 @@ function(delineate_plugin target)
     LIBRARY_OUTPUT_DIRECTORY ${PLUGIN_OUTPUT_DIRECTORY})
   target_link_options(${target} PRIVATE "LINKER:--exclude-libs,ALL")
   delineate_warnings(${target})
+  if(PLUGIN_APP)
+    # The installed app finds them in <bin>/../lib/delineate/plugins (PluginHost::searchPath).
+    install(TARGETS ${target} LIBRARY DESTINATION ${DELINEATE_PLUGIN_INSTALL_DIR})
+  endif()
 endfunction()

@@ -10,6 +10,7 @@ pkgs=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcmtk dicom3tools dcm2niix plastimatch poppler-utils
+  dpkg-dev file appstream desktop-file-utils shared-mime-info
   clang libclang-rt-14-dev
 )
 missing=()

@@ -38,6 +38,8 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       o.version = true;
     } else if (a == "--help" || a == "-h") {
       o.help = true;
+    } else if (a == "--plugins") {
+      o.plugins = true;
     } else if (a == "--screenshot") {
       if (const auto* v = value("--screenshot")) {
         o.screenshot = *v;
@@ -111,6 +113,7 @@ std::string usageText() {
          "            --layout mammo-4up|mammo-8up|... [--findings FINDINGS.json|demo]\n"
          "            [STUDY_FOLDER [PRIOR_FOLDER...]]\n"
          "  delineate --version\n"
+         "  delineate --plugins\n"
          "\n"
          "PATH is a NIfTI/NRRD/MetaImage file, a DICOM file (its series opens) or a folder\n"
          "(scanned for DICOM; the largest series opens), or a report file (JSON, opened in\n"
@@ -122,7 +125,9 @@ std::string usageText() {
          "reading view; without a folder, the built-in sample screening study and its prior.\n"
          "--findings shows AI findings from a file, or runs the built-in demonstration detector.\n"
          "After a crash the next start offers the unsaved label map; --recover takes the\n"
-         "newest without asking, --no-recover leaves it for later.\n";
+         "newest without asking, --no-recover leaves it for later.\n"
+         "--plugins lists where AI-backend plugins are looked for (DELINEATE_PLUGIN_PATH\n"
+         "first) and which were loaded or refused, and why.\n";
 }
 
 }  // namespace delineate::app

@@ -6,7 +6,7 @@
 //             [--labels LABELS] [--recover] PATH
 //   delineate [--screenshot FILE [--size WxH] [--views-json FILE]] --layout MAMMO-PROTOCOL
 //             [--findings FINDINGS.json|demo] [STUDY_FOLDER [PRIOR_FOLDER...]]
-//   delineate --version | --help
+//   delineate --version | --help | --plugins
 #include <string>
 #include <vector>
 
@@ -26,7 +26,8 @@ struct AppOptions {
   bool noRecover = false;  // do not look for crashed sessions
   bool version = false;
   bool help = false;
-  std::string error;  // non-empty when the command line is invalid
+  bool plugins = false;  // list the plugin folders and what was found there, then exit
+  std::string error;     // non-empty when the command line is invalid
 
   // True when --layout names a hanging protocol (the mammography reading view).
   bool mammography() const;

@@ -17,6 +17,8 @@
 #include "app/gui/RecoveryController.h"
 #include "app/gui/ScreenshotRunner.h"
 #include "app/gui/TestScript.h"
+#include "app/plugins/PluginHost.h"
+#include "app/plugins/PluginReportText.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VtkOpenGLWidget.h"
 
@@ -40,6 +42,10 @@ int main(int argc, char** argv) {
     std::printf("delineate %s\n", DELINEATE_VERSION);
     return 0;
   }
+  if (options.plugins) {
+    QCoreApplication core(argc, argv);  // no display needed
+    return app::printPluginReport(app::PluginHost::application(), stdout) ? 0 : 1;
+  }
   const char* display = std::getenv("DISPLAY");
   if (display == nullptr || *display == '\0') {
     std::fprintf(stderr,
@@ -53,6 +59,11 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("Delineate"));
   QApplication::setOrganizationName(QStringLiteral("Delineate"));
   QApplication::setApplicationVersion(QStringLiteral(DELINEATE_VERSION));
+  // The desktop entry and the icon theme's name; the built-in SVG where no theme has it.
+  QGuiApplication::setDesktopFileName(QStringLiteral("org.delineate.Delineate"));
+  QApplication::setWindowIcon(
+      QIcon::fromTheme(QStringLiteral("org.delineate.Delineate"),
+                       QIcon(QStringLiteral(":/icons/org.delineate.Delineate.svg"))));
 
   const bool screenshot = !options.screenshot.empty();
   app::MainWindow window({.interactive = !screenshot, .rememberRecent = !screenshot});

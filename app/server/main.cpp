@@ -18,6 +18,10 @@
 #include "core/Error.h"
 #include "core/net/HttpServer.h"
 
+#ifndef DELINEATE_VERSION
+#define DELINEATE_VERSION "0.0.0"
+#endif
+
 using namespace delineate;
 
 namespace {
@@ -28,7 +32,8 @@ int usage(const char* error) {
   }
   std::fprintf(
       stderr,
-      "usage: delineate-server [--host ADDRESS] [--port N] [--datastore DIR]\n"
+      "usage: delineate-server --version\n"
+      "       delineate-server [--host ADDRESS] [--port N] [--datastore DIR]\n"
       "                        [--train-command CMD] [--train-model NAME]\n"
       "                        [--labels NAME=VALUE,NAME=VALUE...]\n"
       "                        [--auth-users USERS.json [--token-lifetime SECONDS]\n"
@@ -57,6 +62,10 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
     const char* v = nullptr;
+    if (a == "--version") {
+      std::printf("delineate-server %s\n", DELINEATE_VERSION);
+      return 0;
+    }
     if (a == "--help" || a == "-h") {
       return usage(nullptr);
     } else if (a == "--host" && (v = value())) {

@@ -12,6 +12,7 @@
 
 #include "TempDir.h"
 #include "app/plugins/PluginHost.h"
+#include "app/plugins/PluginReportText.h"
 #include "core/Error.h"
 #include "core/jobs/ProgressSink.h"
 
@@ -246,4 +247,19 @@ TEST(PluginHost, TheAppsOwnPluginsLoadFromTheBuildTreeAndMakeTheirBackends) {
   const std::size_t n = labelled(*engine->infer(request, progress).labels);
   EXPECT_GT(n, 700u);  // a radius-6 ball has 925 voxels
   EXPECT_LT(n, 1100u);
+}
+
+TEST(PluginHost, TheReportTextListsTheFoldersTheLoadedAndTheRefusedWithTheirReasons) {
+  const std::string text = app::pluginReportText(testHost());
+  EXPECT_NE(text.find(DELINEATE_TEST_PLUGIN_DIR), std::string::npos) << text;
+  EXPECT_NE(text.find("loaded   echo (Echo)"), std::string::npos) << text;
+  const app::PluginReport* refused = reportAbout(testHost(), QStringLiteral("wrong_version"));
+  ASSERT_NE(refused, nullptr);
+  EXPECT_NE(text.find("refused  " + refused->file.toStdString() + ": "), std::string::npos) << text;
+  EXPECT_NE(text.find("API version 3"), std::string::npos) << text;
+
+  const app::PluginHost empty(QStringList{QStringLiteral("/nonexistent/plugins")});
+  const std::string none = app::pluginReportText(empty);
+  EXPECT_NE(none.find("/nonexistent/plugins  (missing)"), std::string::npos) << none;
+  EXPECT_NE(none.find("No plugin library found."), std::string::npos) << none;
 }
