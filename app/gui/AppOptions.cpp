@@ -71,6 +71,10 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       if (const auto* v = value("--findings")) {
         o.findings = *v;
       }
+    } else if (a == "--show") {
+      if (const auto* v = value("--show")) {
+        o.show.push_back(*v);
+      }
     } else if (a == "--recover") {
       o.recover = true;
     } else if (a == "--no-recover") {
@@ -92,6 +96,8 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
     o.error = "more than one path given";
   } else if (!o.screenshot.empty() && o.path.empty() && !o.version && !o.help && !o.mammography()) {
     o.error = "--screenshot needs a PATH to open";
+  } else if (!o.show.empty() && o.screenshot.empty()) {
+    o.error = "--show needs --screenshot";
   } else if (o.recover && o.noRecover) {
     o.error = "--recover and --no-recover exclude each other";
   } else if (!o.labels.empty() && o.path.empty() && !o.version && !o.help) {
@@ -108,7 +114,7 @@ std::string usageText() {
   return "Usage:\n"
          "  delineate [--labels LABELS] [--recover | --no-recover] [PATH]\n"
          "  delineate --screenshot FILE.png [--layout 1x1|1x3|2x2] [--size WxH]\n"
-         "            [--views-json FILE] [--labels LABELS] [--recover] PATH\n"
+         "            [--views-json FILE] [--labels LABELS] [--recover] [--show NAME...] PATH\n"
          "  delineate [--screenshot FILE.png [--size WxH] [--views-json FILE]]\n"
          "            --layout mammo-4up|mammo-8up|... [--findings FINDINGS.json|demo]\n"
          "            [STUDY_FOLDER [PRIOR_FOLDER...]]\n"
@@ -126,6 +132,9 @@ std::string usageText() {
          "--findings shows AI findings from a file, or runs the built-in demonstration detector.\n"
          "After a crash the next start offers the unsaved label map; --recover takes the\n"
          "newest without asking, --no-recover leaves it for later.\n"
+         "--show, in order before the screenshot: raises a panel (aiDock, segmentsDock, ...),\n"
+         "runs a command (ai.uploadDataset, report.measurements, ...) or clicks a button by\n"
+         "its text; a dialog it opens is drawn over the window in the picture.\n"
          "--plugins lists where AI-backend plugins are looked for (DELINEATE_PLUGIN_PATH\n"
          "first) and which were loaded or refused, and why.\n";
 }

@@ -3,7 +3,7 @@
 // display, and the parser is unit-tested):
 //   delineate [--labels LABELS] [--recover | --no-recover] [PATH]
 //   delineate --screenshot FILE [--layout 1x1|1x3|2x2] [--size WxH] [--views-json FILE]
-//             [--labels LABELS] [--recover] PATH
+//             [--labels LABELS] [--recover] [--show NAME...] PATH
 //   delineate [--screenshot FILE [--size WxH] [--views-json FILE]] --layout MAMMO-PROTOCOL
 //             [--findings FINDINGS.json|demo] [STUDY_FOLDER [PRIOR_FOLDER...]]
 //   delineate --version | --help | --plugins
@@ -20,8 +20,11 @@ struct AppOptions {
   std::string findings;  // mammography: AI findings file to show, or "demo" (the built-in detector)
   int width = 0;         // window size; 0: default
   int height = 0;
-  std::string viewsJson;   // with --screenshot: where each view lies in the PNG (for tests, docs)
-  std::string labels;      // label map file opened onto PATH once it is shown
+  std::string viewsJson;  // with --screenshot: where each view lies in the PNG (for tests, docs)
+  std::string labels;     // label map file opened onto PATH once it is shown
+  // With --screenshot: panels (dock object names) to raise or commands (ids) to run once PATH is
+  // shown, in order; dialogs they open are in the picture (the user guide's screenshots).
+  std::vector<std::string> show;
   bool recover = false;    // recover the newest crashed session without asking
   bool noRecover = false;  // do not look for crashed sessions
   bool version = false;

@@ -1,12 +1,18 @@
 #include "app/gui/ScreenshotRunner.h"
 
+#include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
+#include <QDialog>
+#include <QDockWidget>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPainter>
+#include <QProgressBar>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
 
 #include "app/gui/MainWindow.h"
@@ -96,15 +102,27 @@ void ScreenshotRunner::poll() {
   const bool ready = mammography_ ? window_->mammo()->settled()
                                   : loaded_ && window_->volume() && window_->editingSettled() &&
                                         window_->views()->allViewsRendered();
-  if (!ready) {
+  // After a --show step, also until the job it started is over (its progress bar is gone).
+  const auto working = [this] {
+    const auto bars = window_->findChildren<QProgressBar*>();
+    return std::any_of(bars.begin(), bars.end(), [](QProgressBar* b) { return b->isVisible(); });
+  };
+  if (!ready || (shownSteps_ > 0 && working())) {
     settledPolls_ = 0;
     return;
   }
-  // One more round so late layout changes (status bar text, docks) are painted too.
-  if (++settledPolls_ < 2) {
+  // One more round so late layout changes (status bar text, docks) are painted too; after a
+  // --show step, half a second for the job it may have started.
+  if (++settledPolls_ < (shownSteps_ == 0 ? 2 : 10)) {
     return;
   }
-  const QImage image = grabWindow(window_);
+  if (shownSteps_ < show_.size()) {
+    if (applyShow(show_[shownSteps_++])) {
+      settledPolls_ = 0;
+    }
+    return;
+  }
+  const QImage image = grabWindowAndDialogs(window_);
   if (image.isNull() || !image.save(output_, "PNG")) {
     finish(1, QStringLiteral("cannot write the screenshot %1").arg(output_));
     return;
@@ -127,6 +145,43 @@ QImage ScreenshotRunner::grabWindow(MainWindow* window) {
     painter.drawImage(
         QRectF(at.x() * dpr, at.y() * dpr, c.canvas->width() * dpr, c.canvas->height() * dpr),
         frame);
+  }
+  painter.end();
+  return image;
+}
+
+bool ScreenshotRunner::applyShow(const QString& name) {
+  if (auto* dock = window_->findChild<QDockWidget*>(name)) {
+    dock->show();
+    dock->raise();
+    return true;
+  }
+  if (QAction* action = window_->action(name)) {
+    action->trigger();
+    return true;
+  }
+  // A button of the window or of a dialog it opened, by its text (without the '&') or its name.
+  for (QAbstractButton* button : window_->findChildren<QAbstractButton*>()) {
+    if (button->isVisible() && button->isEnabled() &&
+        (button->objectName() == name || button->text().remove(QLatin1Char('&')) == name)) {
+      button->click();
+      return true;
+    }
+  }
+  finish(2,
+         QStringLiteral("--show %1: no panel, command or enabled button of that name").arg(name));
+  return false;
+}
+
+QImage ScreenshotRunner::grabWindowAndDialogs(MainWindow* window) {
+  QImage image = grabWindow(window);
+  const qreal dpr = window->devicePixelRatioF();
+  QPainter painter(&image);
+  for (QDialog* dialog : window->findChildren<QDialog*>()) {
+    if (dialog->isVisible() && dialog->isWindow()) {
+      const QPoint at = dialog->geometry().topLeft() - window->geometry().topLeft();
+      painter.drawImage(QPointF(at.x() * dpr, at.y() * dpr), dialog->grab().toImage());
+    }
   }
   painter.end();
   return image;

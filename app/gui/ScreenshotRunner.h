@@ -25,14 +25,22 @@ class ScreenshotRunner : public QObject {
   // Mammography instead: the study under `paths` (empty: the built-in sample study and prior)
   // in the reading view, hung by `layout`; waits until every image is at full quality.
   void setMammography(QStringList paths, QString layout);
+  // Once PATH is shown, one step after another (each given half a second to settle): raise a
+  // dock (object name), trigger a command (id) or click an enabled button (text or object name);
+  // an unknown name fails the screenshot (exit code 2). Dialogs they open are drawn over the
+  // window where they stand.
+  void setShow(QStringList names) { show_ = std::move(names); }
   void start();
   int exitCode() const { return exitCode_; }
 
   // The window as shown, with each VTK canvas' framebuffer painted over its place.
   static QImage grabWindow(MainWindow* window);
+  // grabWindow with the window's visible dialogs drawn over it at their places.
+  static QImage grabWindowAndDialogs(MainWindow* window);
 
  private:
   void poll();
+  bool applyShow(const QString& name);
   void finish(int code, const QString& message);
   bool writeViewsJson(MainWindow* window, const QString& file) const;
 
@@ -48,6 +56,8 @@ class ScreenshotRunner : public QObject {
   QStringList mammoPaths_;
   QString mammoLayout_;
   int settledPolls_ = 0;
+  QStringList show_;
+  qsizetype shownSteps_ = 0;
   int exitCode_ = -1;
 };
 

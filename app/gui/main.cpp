@@ -126,6 +126,11 @@ int main(int argc, char** argv) {
     if (options.mammography()) {
       runner->setMammography(mammoPaths, layout);
     }
+    QStringList show;
+    for (const std::string& name : options.show) {
+      show << QString::fromStdString(name);
+    }
+    runner->setShow(show);
     // A label file that cannot be read fails the screenshot like the image would (the message,
     // naming the file, is already on stderr).
     QObject::connect(window.editing()->files(), &app::LabelFileController::openFailed, &application,

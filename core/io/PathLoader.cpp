@@ -1,5 +1,8 @@
 #include "core/io/PathLoader.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "core/Error.h"
 #include "core/io/DicomScanner.h"
 #include "core/io/DicomSeriesLoader.h"
@@ -30,8 +33,12 @@ OpenedPath openPath(const fs::path& path, ProgressSink& progress) {
     out.volume = readVolumeFile(path, progress);
     return out;
   }
-  const bool folder = fs::is_directory(path, ec);
-  const fs::path scanRoot = folder ? path : path.parent_path();
+  // A DICOMDIR opens the media it indexes: the files lie in its folder and below.
+  std::string name = path.filename().string();
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  const bool folder = fs::is_directory(path, ec) || name == "DICOMDIR";
+  const fs::path scanRoot = fs::is_directory(path, ec) ? path : path.parent_path();
   {
     SubProgress scanProgress(progress, 0.0, 0.2);
     out.scan = scanDicomFolder(scanRoot, scanProgress);

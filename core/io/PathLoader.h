@@ -17,8 +17,9 @@ struct OpenedPath {
 };
 
 // A research file is read directly; a DICOM file opens its series (from a scan of its folder);
-// a folder is scanned and its largest series opened. Throws Error naming the path when there is
-// nothing loadable; problems with single files of a folder are listed in scan.problems.
+// a folder, or a DICOMDIR (its folder), is scanned and its largest series opened. Throws Error
+// naming the path when there is nothing loadable; problems with single files of a folder are
+// listed in scan.problems.
 OpenedPath openPath(const std::filesystem::path& path, ProgressSink& progress);
 
 // The index of the series with the most frames (ties: the first); nullopt when there is none.
