@@ -37,6 +37,7 @@
 #include "app/gui/ReportFeature.h"
 #include "app/gui/SeriesBrowser.h"
 #include "app/gui/SeriesListController.h"
+#include "app/gui/ShortcutsDialog.h"
 #include "app/gui/StudyInfoPanel.h"
 #include "app/gui/UploadBadge.h"
 #include "app/gui/UploadFeature.h"
@@ -235,6 +236,16 @@ void MainWindow::createActions() {
   reports_->populateMenu(menuBar()->addMenu(tr("&Report")));
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(
+      addCommand("help.shortcuts", tr("&Keyboard shortcuts…"), QKeySequence::HelpContents));
+  connect(action("help.shortcuts"), &QAction::triggered, this, [this] {
+    if (shortcuts_ == nullptr) {
+      shortcuts_ = new ShortcutsDialog(commands_, this);
+    }
+    shortcuts_->refresh();
+    shortcuts_->show();
+    shortcuts_->raise();
+  });
   help->addAction(addCommand("help.about", tr("&About Delineate")));
   connect(action("help.about"), &QAction::triggered, this, [this] {
     QMessageBox::about(this, tr("About Delineate"),

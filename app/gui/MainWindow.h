@@ -36,6 +36,7 @@ class MammoFeature;
 class ReportFeature;
 class SeriesBrowser;
 class SeriesListController;
+class ShortcutsDialog;
 class StudyInfoPanel;
 class UploadFeature;
 
@@ -77,6 +78,7 @@ class MainWindow : public QMainWindow {
   // The annotator loop with an AI server: Next sample, Submit label, training (AI menu).
   AnnotatorLoopFeature* annotatorLoop() const { return annotatorLoop_; }
   SeriesListController* seriesList() const { return seriesList_; }
+  ShortcutsDialog* shortcutsDialog() const { return shortcuts_; }
   // Dataset upload to an AI server's datastore (AI menu, status bar badge, the upload queue).
   UploadFeature* upload() const { return upload_; }
   // The mammography reading mode (hanging protocols, reading tools, AI findings).
@@ -126,6 +128,7 @@ class MainWindow : public QMainWindow {
   StudyInfoPanel* info_ = nullptr;
   JobRunner* jobs_ = nullptr;
   SeriesListController* seriesList_ = nullptr;
+  ShortcutsDialog* shortcuts_ = nullptr;
   QLabel* pointer_ = nullptr;
   QMenu* windowMenu_ = nullptr;
   QActionGroup* layoutGroup_ = nullptr;

@@ -20,7 +20,11 @@ bool ReportUndoKeys::eventFilter(QObject* watched, QEvent* event) {
   }
   auto* key = static_cast<QKeyEvent*>(event);
   const bool undo = key->matches(QKeySequence::Undo);
-  const bool redo = !undo && key->matches(QKeySequence::Redo);
+  // Ctrl+Y too: Edit > Redo answers to it on every platform, and must not redo a segmentation
+  // edit while the report has the focus.
+  const bool redo =
+      !undo && (key->matches(QKeySequence::Redo) ||
+                key->keyCombination() == QKeyCombination(Qt::ControlModifier, Qt::Key_Y));
   if (!undo && !redo) {
     return QObject::eventFilter(watched, event);
   }

@@ -76,10 +76,15 @@ ToolController::ToolController(EditSession* session, EditJobs* jobs, CommandRegi
   }
   commands_->action("tool.navigate")->setChecked(true);
   connect(
-      commands_->add("tool.brushSmaller", tr("Smaller brush"), QKeySequence(Qt::Key_BracketLeft)),
+      // [ ] as in many paint programs; - + as in 3D Slicer and ITK-SNAP.
+      commands_->add(
+          "tool.brushSmaller", tr("Smaller brush"),
+          QList<QKeySequence>{QKeySequence(Qt::Key_BracketLeft), QKeySequence(Qt::Key_Minus)}),
       &QAction::triggered, this, [this] { setBrushRadiusMm(brushRadiusMm() / 1.2); });
   connect(
-      commands_->add("tool.brushLarger", tr("Larger brush"), QKeySequence(Qt::Key_BracketRight)),
+      commands_->add("tool.brushLarger", tr("Larger brush"),
+                     QList<QKeySequence>{QKeySequence(Qt::Key_BracketRight),
+                                         QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}),
       &QAction::triggered, this, [this] { setBrushRadiusMm(brushRadiusMm() * 1.2); });
   QAction* sphere = commands_->add("tool.brushSphere", tr("3D brush (ball)"));
   sphere->setCheckable(true);

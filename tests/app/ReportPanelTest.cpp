@@ -293,6 +293,10 @@ TEST_F(ReportPanelMammoTest, APerFindingEditIsEditedUndoneToAiProposedAndRedone)
   ASSERT_TRUE(shortcutKey(panel()->fields(), Qt::Key_Z, Qt::ControlModifier));
   ASSERT_TRUE(shortcutKey(panel()->fields(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier));
   EXPECT_EQ(provenanceOf(panel()->fields(), kindPath), kEdited);
+  // Ctrl+Y, Edit > Redo's other key, redoes the report too, not a segmentation edit.
+  ASSERT_TRUE(shortcutKey(panel()->fields(), Qt::Key_Z, Qt::ControlModifier));
+  ASSERT_TRUE(shortcutKey(panel()->fields(), Qt::Key_Y, Qt::ControlModifier));
+  EXPECT_EQ(provenanceOf(panel()->fields(), kindPath), kEdited);
 
   // Accept the finding's remaining proposals; add the reader's own; remove it again.
   editor->acceptButton()->click();
