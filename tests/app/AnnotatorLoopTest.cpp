@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMessageBox>
@@ -328,9 +329,10 @@ TEST_F(AnnotatorLoopTest, SubmittingStartsTrainingWhichIsFollowedToDoneAndPlotte
   EXPECT_FALSE(loop()->polling()) << "done: no more polls";
   EXPECT_TRUE(panel()->startTrainingButton()->isEnabled());
   const QByteArray tmp = qgetenv("DELINEATE_TEST_TMP");
-  const QString shot =
-      (tmp.isEmpty() ? QString::fromStdString(dir_.path().string()) : QString::fromLocal8Bit(tmp)) +
-      QStringLiteral("/annotator-loop-dock.png");
+  const QString folder =
+      tmp.isEmpty() ? QString::fromStdString(dir_.path().string()) : QString::fromLocal8Bit(tmp);
+  ASSERT_TRUE(QDir().mkpath(folder)) << folder.toStdString();  // a fresh build has none yet
+  const QString shot = folder + QStringLiteral("/annotator-loop-dock.png");
   EXPECT_TRUE(window_->annotatorLoop()->dock()->grab().save(shot));
 }
 

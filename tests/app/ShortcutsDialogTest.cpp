@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QDir>
 #include <QLineEdit>
 #include <QTreeWidget>
 #include <map>
@@ -73,7 +74,7 @@ TEST_F(ShortcutsDialogTest, ListsEveryCommandWithTheKeysItsActionAnswersTo) {
   EXPECT_GE(views, 8);
   EXPECT_EQ(d->visibleCommandCount(), window_->commandIds().size() + views);
   const QByteArray tmp = qgetenv("DELINEATE_TEST_TMP");
-  if (!tmp.isEmpty()) {
+  if (!tmp.isEmpty() && QDir().mkpath(QString::fromLocal8Bit(tmp))) {
     d->grab().save(QString::fromLocal8Bit(tmp) + QStringLiteral("/shortcuts-dialog.png"));
   }
 }
