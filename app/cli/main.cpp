@@ -7,6 +7,7 @@
 
 #include "Commands.h"
 #include "core/Error.h"
+#include "core/io/ItkInit.h"
 
 #ifndef DELINEATE_VERSION
 #define DELINEATE_VERSION "0.0.0"
@@ -38,6 +39,7 @@ void usage(std::FILE* out) {
 
 int main(int argc, char** argv) {
   using namespace delineate::cli;
+  delineate::core::ensureItkInitialized();  // before any worker thread can be first to use ITK
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -19,6 +19,7 @@
 #include "app/gui/TestScript.h"
 #include "app/plugins/PluginHost.h"
 #include "app/plugins/PluginReportText.h"
+#include "core/io/ItkInit.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VtkOpenGLWidget.h"
 
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  core::ensureItkInitialized();  // before any job thread can be the first to use ITK
   viewers::VtkOpenGLWidget::prepareApplication();  // before QApplication
   QApplication application(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Delineate"));

@@ -16,6 +16,7 @@
 #include "annotation/engine/LocalEngineBackend.h"
 #include "app/server/MonaiServer.h"
 #include "core/Error.h"
+#include "core/io/ItkInit.h"
 #include "core/net/HttpServer.h"
 
 #ifndef DELINEATE_VERSION
@@ -51,6 +52,7 @@ int usage(const char* error) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  core::ensureItkInitialized();  // before the listener's threads can be the first to use ITK
   std::string host = "127.0.0.1";
   int port = 8000;
   server::ServerOptions options;

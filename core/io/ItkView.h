@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/Error.h"
+#include "core/io/ItkInit.h"
 #include "core/model/Volume.h"
 
 namespace delineate::core {
@@ -17,6 +18,7 @@ typename itk::Image<T, 3>::Pointer itkImageView(const ImageGeometry& g,
   if (voxels->type() != scalarTypeOf<T>()) {
     throw Error(ErrorKind::Internal, {}, "itkImageView: pixel type mismatch");
   }
+  ensureItkInitialized();
   using ImageType = itk::Image<T, 3>;
   auto image = ImageType::New();
   typename ImageType::RegionType region;

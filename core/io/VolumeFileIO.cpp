@@ -11,6 +11,7 @@
 
 #include "core/Error.h"
 #include "core/io/AtomicFile.h"
+#include "core/io/ItkInit.h"
 #include "core/io/ItkView.h"
 #include "core/io/NiftiGzReader.h"
 #include "core/io/NiftiHeaderCheck.h"
@@ -85,6 +86,7 @@ bool isVolumeFile(const fs::path& path) {
 }
 
 VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
+  ensureItkInitialized();
   const std::string file = path.string();
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {
@@ -225,6 +227,7 @@ void writeTyped(const Volume& v, const fs::path& path, bool compress) {
 }  // namespace
 
 void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress) {
+  ensureItkInitialized();
   const std::string name = lowerName(path);
   if (endsWith(name, ".nhdr") || endsWith(name, ".mhd")) {
     throw Error(ErrorKind::Unsupported, path.string(),
