@@ -40,8 +40,8 @@ TEST(AppOptions, ParsesTheCommandLine) {
   EXPECT_NE(app::parseAppOptions({"a", "b"}).error, "");
   EXPECT_NE(app::parseAppOptions({"--frobnicate"}).error, "");
 
-  const auto shown = app::parseAppOptions({"--screenshot", "a.png", "--show", "aiDock", "--show",
-                                           "Create from segments", "mr.nii.gz"});
+  const auto shown = app::parseAppOptions(
+      {"--screenshot", "a.png", "--show", "aiDock", "--show", "Create from segments", "mr.nii.gz"});
   EXPECT_EQ(shown.error, "");
   EXPECT_EQ(shown.show, (std::vector<std::string>{"aiDock", "Create from segments"}));
   EXPECT_NE(app::parseAppOptions({"--show", "aiDock", "mr.nii.gz"}).error, "")
