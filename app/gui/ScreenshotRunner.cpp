@@ -137,6 +137,8 @@ void ScreenshotRunner::poll() {
 QImage ScreenshotRunner::grabWindow(MainWindow* window) {
   const qreal dpr = window->devicePixelRatioF();
   QImage image = window->grab().toImage().convertToFormat(QImage::Format_RGB32);
+  // Paint in device pixels: the grab carries the screen's ratio, which would scale again.
+  image.setDevicePixelRatio(1);
   QPainter painter(&image);
   for (const NamedCanvas& c : shownCanvases(window)) {
     // QWidget::grab may or may not include GL content; the framebuffer is authoritative.
@@ -180,7 +182,9 @@ QImage ScreenshotRunner::grabWindowAndDialogs(MainWindow* window) {
   for (QDialog* dialog : window->findChildren<QDialog*>()) {
     if (dialog->isVisible() && dialog->isWindow()) {
       const QPoint at = dialog->geometry().topLeft() - window->geometry().topLeft();
-      painter.drawImage(QPointF(at.x() * dpr, at.y() * dpr), dialog->grab().toImage());
+      QImage picture = dialog->grab().toImage();
+      picture.setDevicePixelRatio(1);
+      painter.drawImage(QPointF(at.x() * dpr, at.y() * dpr), picture);
     }
   }
   painter.end();
