@@ -19,6 +19,7 @@
 #include "app/gui/EditSession.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/LabelFileController.h"
+#include "app/gui/PreferencesDialog.h"
 #include "app/gui/RecoveryController.h"
 #include "app/gui/RecoverySnapshots.h"
 #include "app/gui/SegmentMeasurer.h"
@@ -55,6 +56,15 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   surfaces_ = new SurfaceController(session_, views_->volumeView(), 500, this);
   recovery_ = new RecoveryController(session_, interactive_, this);
   snapshots_ = new RecoverySnapshots(session_, 500, this);
+  applyPreferences(Preferences::load());
+  connect(commands_->add(QStringLiteral("edit.preferences"), tr("&Preferences…"),
+                         QKeySequence::Preferences),
+          &QAction::triggered, this, [this] {
+            PreferencesDialog* d = preferencesDialog();
+            d->setPreferences(Preferences::load());
+            d->show();
+            d->raise();
+          });
 
   connect(recovery_, &RecoveryController::failed, this, &EditingFeature::showError);
   connect(session_, &EditSession::statusMessage, this,
@@ -150,6 +160,21 @@ void EditingFeature::createEditMenu(QMenuBar* bar) {
         "tool.scissors", "tool.brushSmaller", "tool.brushLarger", "tool.brushSphere"}) {
     edit->addAction(commands_->action(QString::fromLatin1(id)));
   }
+  edit->addSeparator();
+  edit->addAction(commands_->action(QStringLiteral("edit.preferences")));
+}
+
+PreferencesDialog* EditingFeature::preferencesDialog() {
+  if (preferences_ == nullptr) {
+    preferences_ = new PreferencesDialog(window_);
+    connect(preferences_, &PreferencesDialog::applied, this, &EditingFeature::applyPreferences);
+  }
+  return preferences_;
+}
+
+void EditingFeature::applyPreferences(const Preferences& p) {
+  session_->document().undoStack().setLimits(static_cast<std::size_t>(p.undoSteps),
+                                             static_cast<std::size_t>(p.undoMegabytes) << 20);
 }
 
 void EditingFeature::createSegmentMenu(QMenuBar* bar) {

@@ -23,6 +23,9 @@ class ViewLayout;
 
 namespace delineate::app {
 
+class PreferencesDialog;
+struct Preferences;
+
 class CommandRegistry;
 class EditJobs;
 class EditSession;
@@ -70,6 +73,10 @@ class EditingFeature : public QObject {
   void showError(const QString& message);
 
   EditSession* session() const { return session_; }
+  // Edit > Preferences… (made on first use).
+  PreferencesDialog* preferencesDialog();
+  // The undo budget of the preferences, on the session's undo stack.
+  void applyPreferences(const delineate::app::Preferences& preferences);
   EditJobs* jobs() const { return jobs_; }
   ToolController* tools() const { return tools_; }
   SegmentOperationsController* operations() const { return operations_; }
@@ -96,6 +103,7 @@ class EditingFeature : public QObject {
   CommandRegistry* commands_;
   viewers::ViewLayout* views_;
   bool interactive_;
+  PreferencesDialog* preferences_ = nullptr;
   EditSession* session_ = nullptr;
   EditJobs* jobs_ = nullptr;
   ToolController* tools_ = nullptr;
