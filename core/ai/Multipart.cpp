@@ -61,7 +61,7 @@ std::string_view trim(std::string_view s) {
 }
 
 // Printable excerpt of untrusted text for an error message.
-std::string quoted(std::string_view s) {
+std::string inQuotes(std::string_view s) {
   std::string out;
   for (char c : s.substr(0, kMaxQuotedInMessage)) {
     const auto u = static_cast<unsigned char>(c);
@@ -238,7 +238,7 @@ AfterDelimiter classifyAfter(std::string_view body, std::size_t at, std::size_t&
 }
 
 std::string partLabel(const MultipartPart& part, std::size_t index) {
-  return part.name.empty() ? "part " + std::to_string(index + 1) : "part " + quoted(part.name);
+  return part.name.empty() ? "part " + std::to_string(index + 1) : "part " + inQuotes(part.name);
 }
 
 // Reads the header block of a part starting at `pos`; leaves `pos` at the first body byte.
@@ -296,7 +296,7 @@ MultipartEncoder::MultipartEncoder() : boundary_(randomBoundary()) {}
 MultipartEncoder::MultipartEncoder(std::string boundary) : boundary_(std::move(boundary)) {
   if (boundary_.empty() || boundary_.size() > 70 || boundary_.back() == ' ' ||
       !std::all_of(boundary_.begin(), boundary_.end(), isBoundaryChar)) {
-    fail("multipart boundary " + quoted(boundary_) +
+    fail("multipart boundary " + inQuotes(boundary_) +
          " is not 1 to 70 letters, digits or '()+_,-./:=? (RFC 2046)");
   }
 }
@@ -336,7 +336,7 @@ std::string MultipartEncoder::contentType() const {
 void MultipartEncoder::beginPart(std::string_view name, const std::string* filename,
                                  std::string_view contentType) {
   if (contentType.find_first_of("\r\n") != std::string_view::npos) {
-    fail("multipart content type " + quoted(contentType) + " contains a line break");
+    fail("multipart content type " + inQuotes(contentType) + " contains a line break");
   }
   body_ += "--";
   body_ += boundary_;
@@ -360,7 +360,7 @@ void MultipartEncoder::beginPart(std::string_view name, const std::string* filen
 void MultipartEncoder::appendBody(std::string_view bytes) {
   const std::string delimiter = "--" + boundary_;
   if (bytes.find(delimiter) != std::string_view::npos) {
-    fail("multipart part contains its boundary " + quoted(boundary_) + "; use another boundary");
+    fail("multipart part contains its boundary " + inQuotes(boundary_) + "; use another boundary");
   }
   body_ += bytes;
   body_ += "\r\n";
@@ -433,11 +433,11 @@ std::optional<std::string> dispositionFilename(std::string_view contentDispositi
 std::vector<MultipartPart> parseMultipart(std::string_view contentTypeHeader,
                                           std::string_view body) {
   if (!mediaTypeIs(contentTypeHeader, "multipart", "*")) {
-    fail("Content-Type " + quoted(contentTypeHeader) + " is not multipart");
+    fail("Content-Type " + inQuotes(contentTypeHeader) + " is not multipart");
   }
   const std::optional<std::string> boundary = multipartBoundary(contentTypeHeader);
   if (!boundary) {
-    fail("Content-Type " + quoted(contentTypeHeader) + " has no usable boundary parameter");
+    fail("Content-Type " + inQuotes(contentTypeHeader) + " has no usable boundary parameter");
   }
   return parseMultipartWithBoundary(*boundary, body);
 }
@@ -445,7 +445,7 @@ std::vector<MultipartPart> parseMultipart(std::string_view contentTypeHeader,
 std::vector<MultipartPart> parseMultipartWithBoundary(std::string_view boundary,
                                                       std::string_view body) {
   if (boundary.empty() || boundary.size() > kMaxBoundaryLength) {
-    fail("multipart boundary " + quoted(boundary) + " is empty or too long");
+    fail("multipart boundary " + inQuotes(boundary) + " is empty or too long");
   }
   const std::string delimiter = "--" + std::string(boundary);
   std::vector<MultipartPart> parts;
@@ -456,7 +456,7 @@ std::vector<MultipartPart> parseMultipartWithBoundary(std::string_view boundary,
     const std::size_t at = body.find(delimiter, from);
     if (at == std::string_view::npos) {
       fail(body.empty() ? "multipart body is empty"
-                        : "multipart body has no boundary line " + quoted(delimiter));
+                        : "multipart body has no boundary line " + inQuotes(delimiter));
     }
     from = at + 1;
     if (at != 0 && body[at - 1] != '\n') {
@@ -509,7 +509,7 @@ std::vector<MultipartPart> parseMultipartWithBoundary(std::string_view boundary,
         return parts;  // the rest is epilogue
       }
       if (kind == AfterDelimiter::EndOfInput || next == body.size()) {
-        fail("multipart body has no closing boundary " + quoted(delimiter + "--") +
+        fail("multipart body has no closing boundary " + inQuotes(delimiter + "--") +
              "; it ends after " + label);
       }
       pos = next;
