@@ -171,8 +171,8 @@ int runDetect(const Args& args) {
   } else {
     plugins::MonaiLabelBackend backend(server);
     if (!user.empty()) {
-      if (backend.authEnabled(progress)) {
-        backend.login(user, *password, progress);
+      if (backend.signInEnabled(progress)) {
+        backend.signIn(user, *password, progress);
       } else {
         std::fprintf(stderr, "delineate-cli detect: %s has sign-in off; --user is not needed\n",
                      server.url.c_str());

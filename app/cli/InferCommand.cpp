@@ -165,8 +165,8 @@ int runInfer(const Args& args) {
     }
     plugins::MonaiLabelBackend backend(config);
     if (!user.empty()) {
-      if (backend.authEnabled(progress)) {
-        backend.login(user, *password, progress);
+      if (backend.signInEnabled(progress)) {
+        backend.signIn(user, *password, progress);
       } else {
         std::fprintf(stderr, "delineate-cli infer: %s has sign-in off; --user is not needed\n",
                      config.url.c_str());

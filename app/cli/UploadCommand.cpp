@@ -188,8 +188,8 @@ int runUpload(const Args& args) {
                        "DELINEATE_PASSWORD or give --password-file FILE\n");
           return 2;
         }
-        if (backend->authEnabled(progress)) {
-          backend->login(o.user, *password, progress);
+        if (backend->signInEnabled(progress)) {
+          backend->signIn(o.user, *password, progress);
         }
       }
       if (!o.cases.empty()) {

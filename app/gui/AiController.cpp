@@ -19,7 +19,6 @@
 #include "core/deid/OutboundPolicy.h"
 // The one backend the app knows by type: MONAI Label's sign-in (ServerSignIn) is not part of
 // core::ai::AiBackend yet. The plugin makes the object; the cast below finds it by its type name.
-#include "plugins/monai-label/MonaiLabelBackend.h"
 #include "viewers/LabelDisplayState.h"
 #include "viewers/MarkerState.h"
 
@@ -215,6 +214,26 @@ int AiController::addServer(const QString& url, const QString& kind) {
   return current_;
 }
 
+bool AiController::removeServer(int index) {
+  if (index <= 0 || index >= static_cast<int>(backends_.size()) ||
+      backends_[std::size_t(index)].entry.isEmpty()) {
+    return false;
+  }
+  // Jobs name their backend by index: select the engine first, which cancels the requests and
+  // supersedes the model question of the servers whose index is about to change.
+  const int keep = current_ == index ? 0 : (current_ > index ? current_ - 1 : current_);
+  if (current_ >= index) {
+    setBackend(0);
+  }
+  backends_.erase(backends_.begin() + index);
+  saveServers();
+  Q_EMIT backendsChanged();
+  if (keep != current_) {
+    setBackend(keep);
+  }
+  return true;
+}
+
 void AiController::saveServers() const {
   QStringList entries;
   for (const Backend& b : backends_) {
@@ -237,10 +256,8 @@ void AiController::setDeidentify(int index, bool on) {
   // A client's policy is fixed when it is made: make it again, keeping what the old one knew
   // (its sign-in); a job still running keeps the old one until it ends.
   Backend made = serverBackend(entry.toString());
-  auto before = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(old.backend);
-  auto after = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(made.backend);
-  if (before && after) {
-    after->setTokens(before->tokens());
+  if (old.backend && made.backend) {
+    made.backend->setSignInTokens(old.backend->signInTokens());
   }
   made.info = old.info;
   made.status = old.status;
@@ -263,23 +280,22 @@ void AiController::refresh() {
   }
   backends_[static_cast<std::size_t>(index)].status = tr("connecting…");
   Q_EMIT statusChanged(backends_[static_cast<std::size_t>(index)].status);
-  auto monai = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(backend);
   infoJobs_->run<InfoAnswer>(
       tr("Asking %1 for its models").arg(backends_[static_cast<std::size_t>(index)].name),
-      [backend, monai](core::ProgressSink& progress) {
+      [backend](core::ProgressSink& progress) {
         InfoAnswer answer;
         try {
-          if (monai && monai->tokens().empty() && monai->authEnabled(progress)) {
-            answer.signIn = monai->displayName() + ": sign-in needed";
+          if (backend->signInTokens().empty() && backend->signInEnabled(progress)) {
+            answer.signIn = backend->displayName() + ": sign-in needed";
             return answer;
           }
           answer.info = backend->info(progress);
-        } catch (const plugins::SignInRequired& e) {
+        } catch (const core::ai::SignInRequired& e) {
           answer.signIn = e.what();
         }
         return answer;
       },
-      [this, index, monai](InfoAnswer answer) {
+      [this, index, backend](InfoAnswer answer) {
         Backend& b = backends_[static_cast<std::size_t>(index)];
         if (!answer.info) {
           needSignIn(index, QString::fromStdString(answer.signIn));
@@ -287,9 +303,9 @@ void AiController::refresh() {
         }
         b.status =
             tr("connected: %n model(s)", nullptr, static_cast<int>(answer.info->models.size()));
-        if (monai && !signIn_->note(b.url).isEmpty()) {
+        if (!signIn_->note(b.url).isEmpty()) {
           b.status += QStringLiteral("; ") + signIn_->note(b.url);
-          signIn_->keepRenewedToken(b.url, monai);
+          signIn_->keepRenewedToken(b.url, backend);
         }
         if (!b.note.isEmpty()) {
           b.status += QStringLiteral("; ") + b.note;
@@ -323,19 +339,18 @@ void AiController::needSignIn(int index, const QString& reason) {
     Q_EMIT modelsChanged();
     Q_EMIT statusChanged(b.status);
   }
-  signIn_->required(b.url, std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(b.backend), reason,
-                    [this, index] {
-                      if (index == current_) {
-                        refresh();
-                      }
-                    });
+  signIn_->required(b.url, b.backend, reason, [this, index] {
+    if (index == current_) {
+      refresh();
+    }
+  });
 }
 
 void AiController::signIn(const QString& url, const QString& user, const QString& password,
                           bool rememberPassword) {
   for (std::size_t i = 0; i < backends_.size(); ++i) {
-    auto monai = std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(backends_[i].backend);
-    if (backends_[i].url != url || !monai) {
+    const std::shared_ptr<core::ai::AiBackend> backend = backends_[i].backend;
+    if (backends_[i].url != url || !backend) {
       continue;
     }
     const int index = static_cast<int>(i);
@@ -343,7 +358,7 @@ void AiController::signIn(const QString& url, const QString& user, const QString
     if (index == current_) {
       Q_EMIT statusChanged(backends_[i].status);
     }
-    signIn_->signIn(url, monai, user, password, rememberPassword, [this, index] {
+    signIn_->signIn(url, backend, user, password, rememberPassword, [this, index] {
       if (index == current_) {
         refresh();
       }

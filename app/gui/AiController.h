@@ -77,6 +77,9 @@ class AiController : public QObject {
   // Adds a server of a plugin kind ("monai-label", "clara-aiaa", or a third party's), kept in the
   // settings; returns its index.
   int addServer(const QString& url, const QString& kind = QStringLiteral("monai-label"));
+  // Forgets the server at `index` (not the built-in engine at 0): gone from the list and the
+  // settings; a request running on it is cancelled. Returns false when there is nothing to remove.
+  bool removeServer(int index);
   // Turns "de-identify before sending" on or off for the server at `index` (kept with its entry
   // in the settings); the built-in engine has no such setting. The server's client is made
   // again with the new policy, keeping its sign-in, models and any proposal shown.

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/gui/AiController.h"
+#include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/MammoFeature.h"
 #include "viewers/SliceView.h"
@@ -231,7 +233,15 @@ bool ScreenshotRunner::writeViewsJson(MainWindow* window, const QString& file) c
                              {"width", qRound(c.canvas->width() * dpr)},
                              {"height", qRound(c.canvas->height() * dpr)}});
   }
-  QJsonObject root{{"layout", window->views()->layoutName()}, {"views", views}};
+  // The AI backend in use, as the AI panel shows it: which engine answers and what it offers.
+  const AiController* ai = window->editing()->ai();
+  const AiController::Backend& backend = ai->backends()[std::size_t(ai->backendIndex())];
+  QJsonObject root{{"layout", window->views()->layoutName()},
+                   {"views", views},
+                   {"ai", QJsonObject{{"backend", backend.name},
+                                      {"plugin", backend.kind},
+                                      {"status", backend.status},
+                                      {"models", QJsonArray::fromStringList(ai->models())}}}};
   QFile out(file);
   if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
     return false;

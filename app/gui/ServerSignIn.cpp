@@ -1,7 +1,7 @@
 #include "app/gui/ServerSignIn.h"
 
 #include "app/gui/JobRunner.h"
-#include "plugins/monai-label/MonaiLabelBackend.h"
+#include "core/ai/AiBackend.h"
 
 namespace delineate::app {
 
@@ -37,9 +37,9 @@ void ServerSignIn::required(const QString& url, const Backend& backend, const QS
         return;
       }
       if (!kept->refreshToken.isEmpty()) {
-        plugins::MonaiTokens tokens;  // renewed on the first call
+        core::ai::SignInTokens tokens;  // renewed on the first call
         tokens.refreshToken = kept->refreshToken.toStdString();
-        backend->setTokens(tokens);
+        backend->setSignInTokens(tokens);
         setNote(url, tr("signed in as %1").arg(kept->user));
         retry();
         return;
@@ -53,12 +53,12 @@ void ServerSignIn::signIn(const QString& url, const Backend& backend, const QStr
                           const QString& password, bool rememberPassword,
                           std::function<void()> done) {
   const std::string name = user.toStdString(), secret = password.toStdString();
-  jobs_->run<plugins::MonaiTokens>(
+  jobs_->run<core::ai::SignInTokens>(
       tr("Signing in to %1").arg(url),
       [backend, name, secret](core::ProgressSink& progress) {
-        return backend->login(name, secret, progress);
+        return backend->signIn(name, secret, progress);
       },
-      [this, url, user, password, rememberPassword, done](plugins::MonaiTokens tokens) {
+      [this, url, user, password, rememberPassword, done](core::ai::SignInTokens tokens) {
         const StoredCredentials keep{user, QString::fromStdString(tokens.refreshToken),
                                      rememberPassword ? password : QString()};
         kept_[url] = keep;
@@ -85,7 +85,7 @@ void ServerSignIn::keepRenewedToken(const QString& url, const Backend& backend) 
   if (!kept_.contains(url) || keychainErrors_.contains(url)) {
     return;
   }
-  const QString token = QString::fromStdString(backend->tokens().refreshToken);
+  const QString token = QString::fromStdString(backend->signInTokens().refreshToken);
   StoredCredentials& keep = kept_[url];
   if (token.isEmpty() || token == keep.refreshToken) {
     return;

@@ -14,8 +14,8 @@
 
 #include "app/gui/CredentialStore.h"
 
-namespace delineate::plugins {
-class MonaiLabelBackend;
+namespace delineate::core::ai {
+class AiBackend;
 }
 
 namespace delineate::app {
@@ -28,7 +28,7 @@ class ServerSignIn : public QObject {
  public:
   explicit ServerSignIn(QObject* parent = nullptr);
 
-  using Backend = std::shared_ptr<plugins::MonaiLabelBackend>;
+  using Backend = std::shared_ptr<core::ai::AiBackend>;
 
   // `url` answered that it wants a (new) sign-in, for `reason`. `retry` runs when the keychain
   // gave something to try; otherwise signInRequired is emitted.

@@ -54,4 +54,15 @@ void AiBackend::stopTraining(ProgressSink&) {
   unsupported(*this, "training");
 }
 
+bool AiBackend::signInEnabled(ProgressSink&) {
+  return false;
+}
+SignInTokens AiBackend::signIn(const std::string&, const std::string&, ProgressSink&) {
+  unsupported(*this, "signing in");
+}
+SignInTokens AiBackend::signInTokens() const {
+  return {};
+}
+void AiBackend::setSignInTokens(const SignInTokens&) {}
+
 }  // namespace delineate::core::ai

@@ -14,6 +14,7 @@
 
 #include "core/ai/ClickIndex.h"
 #include "core/ai/MonaiInfo.h"
+#include "core/ai/SignIn.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/model/LabelMap.h"
 #include "core/model/Volume.h"
@@ -122,6 +123,17 @@ class AiBackend {
                                     ProgressSink& progress);
   virtual TrainStatus trainingStatus(ProgressSink& progress);
   virtual void stopTraining(ProgressSink& progress);
+
+  // Sign-in, for servers that may ask for it. The defaults: a backend that never asks.
+  // Whether the server wants signing in now (asked of the server once; network failures throw).
+  virtual bool signInEnabled(ProgressSink& progress);
+  // The password grant; throws Error naming the server (a rejected password says so).
+  virtual SignInTokens signIn(const std::string& user, const std::string& password,
+                              ProgressSink& progress);
+  // The tokens in use, e.g. to keep the refresh token between runs; and to hand one back (its
+  // access token empty: renewed on first use). Calls that need a sign-in throw SignInRequired.
+  virtual SignInTokens signInTokens() const;
+  virtual void setSignInTokens(const SignInTokens& tokens);
 };
 
 }  // namespace delineate::core::ai

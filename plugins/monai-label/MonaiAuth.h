@@ -10,27 +10,14 @@
 #include <string>
 
 #include "core/Error.h"
+#include "core/ai/SignIn.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/net/HttpClient.h"
 
 namespace delineate::plugins {
 
-struct MonaiTokens {
-  using TimePoint = std::chrono::system_clock::time_point;
-  std::string accessToken;
-  std::string refreshToken;    // empty: the server gave none; sign in again at expiry
-  TimePoint expires{};         // of the access token; the epoch: not known
-  TimePoint refreshExpires{};  // of the refresh token; the epoch: not known
-  bool empty() const { return accessToken.empty() && refreshToken.empty(); }
-};
-
-// The server needs a (new) sign-in: no token, or the token expired and could not be renewed.
-// `where` is the server.
-class SignInRequired : public core::Error {
- public:
-  SignInRequired(const std::string& server, const std::string& detail)
-      : core::Error(core::ErrorKind::Network, server, detail) {}
-};
+using MonaiTokens = core::ai::SignInTokens;
+using core::ai::SignInRequired;
 
 class MonaiAuth {
  public:

@@ -77,13 +77,13 @@ class MonaiLabelBackend : public core::ai::AiBackend {
 
   // Sign-in (PROTOCOLS §5): whether GET /auth/ says auth is on, the password grant, and the
   // token state (the app keeps the refresh token in the keychain and hands it back here).
-  bool authEnabled(core::ProgressSink& progress) { return auth_.enabled(progress); }
-  MonaiTokens login(const std::string& user, const std::string& password,
-                    core::ProgressSink& progress) {
+  bool signInEnabled(core::ProgressSink& progress) override { return auth_.enabled(progress); }
+  core::ai::SignInTokens signIn(const std::string& user, const std::string& password,
+                                core::ProgressSink& progress) override {
     return auth_.login(user, password, progress);
   }
-  MonaiTokens tokens() const { return auth_.tokens(); }
-  void setTokens(MonaiTokens tokens) { auth_.setTokens(std::move(tokens)); }
+  core::ai::SignInTokens signInTokens() const override { return auth_.tokens(); }
+  void setSignInTokens(const core::ai::SignInTokens& tokens) override { auth_.setTokens(tokens); }
 
   // The server session holding `image`, if one was created (tests, diagnostics).
   std::string sessionFor(const core::Volume& image);

@@ -1,21 +1,32 @@
 // The AI panel's backends come from the loaded plugins: the built-in engine is made by its plugin
 // and runs from the plugin's library (not the copy linked into the app), servers of each kind are
-// made by theirs, and a click on the bead still gives a proposal through the plugin.
+// made by theirs, and a click on the bead still gives a proposal through the plugin. Without
+// the built-in engine's plugin (a damaged install) the real app still offers the engine, from
+// the copy linked into it, and says why.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <QComboBox>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QSettings>
+#include <filesystem>
 #include <typeinfo>
 
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
 #include "SyntheticCt.h"
+#include "TempDir.h"
 #include "app/gui/AiController.h"
 #include "app/gui/AiDock.h"
 #include "app/gui/EditingFeature.h"
 #include "app/plugins/PluginHost.h"
+#include "core/io/VolumeFileIO.h"
 #include "viewers/ViewLayout.h"
 
 using namespace delineate;
@@ -89,4 +100,45 @@ TEST_F(AiPluginGuiTest, TheBackendListComesFromThePluginsAndTheEngineRunsInsideI
   }
   EXPECT_GT(n, 150u) << "the bead, segmented by the plugin's engine";
   EXPECT_LT(n, 320u);
+}
+
+TEST(AiPluginFallback, WithoutTheBuiltinPluginTheAppRunsTheEngineLinkedIntoItAndSaysSo) {
+  DELINEATE_REQUIRE_GUI();
+  test::TempDir dir;
+  // The installed program without its plugin folder: the app looks beside its executable (as
+  // /proc/self/exe names it, so a hard link counts as another place) and in an empty
+  // DELINEATE_PLUGIN_PATH.
+  const std::filesystem::path bin = dir / "bin", empty = dir / "no-plugins";
+  std::filesystem::create_directories(bin);
+  std::filesystem::create_directories(empty);
+  const std::filesystem::path program = bin / "delineate";
+  if (::link(DELINEATE_BINARY, program.c_str()) != 0) {
+    std::filesystem::copy_file(DELINEATE_BINARY, program);
+  }
+  const std::filesystem::path image = dir / "ct.nii.gz";
+  core::writeVolumeFile(*SyntheticCt::make(), image);
+  const QString png = QString::fromStdString((dir / "shot.png").string());
+  const QString json = QString::fromStdString((dir / "views.json").string());
+
+  QProcess p;
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("DELINEATE_PLUGIN_PATH"), QString::fromStdString(empty.string()));
+  p.setProcessEnvironment(env);
+  p.start(
+      QString::fromStdString(program.string()),
+      {QStringLiteral("--screenshot"), png, QStringLiteral("--views-json"), json,
+       QStringLiteral("--show"), QStringLiteral("aiDock"), QString::fromStdString(image.string())});
+  ASSERT_TRUE(p.waitForFinished(240000)) << p.errorString().toStdString();
+  ASSERT_EQ(p.exitCode(), 0) << p.readAllStandardError().toStdString();
+  QFile file(json);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+  const QJsonObject ai = QJsonDocument::fromJson(file.readAll()).object().value("ai").toObject();
+  const QString status = ai.value("status").toString();
+  EXPECT_EQ(ai.value("plugin").toString(), QString()) << "the app's own copy, not a plugin";
+  EXPECT_TRUE(status.contains(QStringLiteral("connected"))) << status.toStdString();
+  EXPECT_TRUE(status.contains(QStringLiteral("\"builtin\" plugin is not installed")))
+      << status.toStdString();
+  EXPECT_TRUE(status.contains(QString::fromStdString(empty.string()))) << "where it looked";
+  EXPECT_TRUE(status.contains(QStringLiteral("copy inside the app runs"))) << status.toStdString();
+  EXPECT_FALSE(ai.value("models").toArray().isEmpty()) << "the engine answered with its models";
 }

@@ -139,9 +139,9 @@ class SignInTest : public test::EditingWindowTest {
     return index;
   }
 
-  std::shared_ptr<plugins::MonaiLabelBackend> backend(int index) const {
-    return std::dynamic_pointer_cast<plugins::MonaiLabelBackend>(
-        ai()->backends()[static_cast<std::size_t>(index)].backend);
+  // Through the backend interface only: the app knows no plugin's class.
+  std::shared_ptr<core::ai::AiBackend> backend(int index) const {
+    return ai()->backends()[static_cast<std::size_t>(index)].backend;
   }
 
  private:
@@ -163,7 +163,7 @@ TEST_F(SignInTest, TheDialogSignsInAndWithoutAKeychainTheTokenStaysInMemoryOnly)
   EXPECT_TRUE(s.contains(QStringLiteral("signed in as dana"))) << s.toStdString();
   EXPECT_TRUE(s.contains(QStringLiteral("keychain is unavailable"))) << s.toStdString();
   EXPECT_TRUE(s.contains(QStringLiteral("kept for this session only"))) << s.toStdString();
-  const plugins::MonaiTokens tokens = backend(index)->tokens();
+  const core::ai::SignInTokens tokens = backend(index)->signInTokens();
   ASSERT_FALSE(tokens.refreshToken.empty());
   const QString settings = allSettings();
   EXPECT_TRUE(settings.contains(server.url())) << "the server itself is remembered";
@@ -217,7 +217,7 @@ TEST_F(SignInTest, WithARealKeychainTheRefreshTokenIsKeptAndSignsInTheNextTime) 
   ASSERT_TRUE(error.isEmpty()) << error.toStdString();
   ASSERT_TRUE(kept.has_value());
   EXPECT_EQ(kept->user, QStringLiteral("dana"));
-  EXPECT_EQ(kept->refreshToken.toStdString(), backend(index)->tokens().refreshToken);
+  EXPECT_EQ(kept->refreshToken.toStdString(), backend(index)->signInTokens().refreshToken);
   EXPECT_TRUE(kept->password.isEmpty());
 
   // The next run: a fresh client signs in from the keychain alone, without a dialog.
@@ -233,6 +233,6 @@ TEST_F(SignInTest, WithARealKeychainTheRefreshTokenIsKeptAndSignsInTheNextTime) 
   ASSERT_TRUE(retried);
   core::NullProgress progress;
   EXPECT_FALSE(fresh->info(progress).models.empty());
-  EXPECT_FALSE(fresh->tokens().accessToken.empty());
+  EXPECT_FALSE(fresh->signInTokens().accessToken.empty());
   store.remove(server.url(), [](const QString&) {});
 }

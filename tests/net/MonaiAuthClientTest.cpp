@@ -55,8 +55,8 @@ TEST(MonaiAuthClient, TheProbeReadsA404AsOffAndTheAuthRouteAsOn) {
   test::LocalServer off(dir / "off");
   test::LocalServer on(dir / "on", {}, users(std::chrono::seconds(300)));
   core::NullProgress progress;
-  EXPECT_FALSE(MonaiLabelBackend(configFor(off.url())).authEnabled(progress));
-  EXPECT_TRUE(MonaiLabelBackend(configFor(on.url())).authEnabled(progress));
+  EXPECT_FALSE(MonaiLabelBackend(configFor(off.url())).signInEnabled(progress));
+  EXPECT_TRUE(MonaiLabelBackend(configFor(on.url())).signInEnabled(progress));
 }
 
 TEST(MonaiAuthClient, SignedInEveryCallWorksAndAShortLivedTokenIsRenewedBeforeItExpires) {
@@ -66,7 +66,7 @@ TEST(MonaiAuthClient, SignedInEveryCallWorksAndAShortLivedTokenIsRenewedBeforeIt
   MonaiLabelBackend client(configFor(server.url()),
                            std::make_unique<CountingClient>(tokenPosts, calls));
   core::NullProgress progress;
-  const plugins::MonaiTokens t = client.login("alice", "s3cret&=", progress);
+  const core::ai::SignInTokens t = client.signIn("alice", "s3cret&=", progress);
   EXPECT_FALSE(t.accessToken.empty());
   EXPECT_FALSE(t.refreshToken.empty());
   EXPECT_GT(t.expires, std::chrono::system_clock::now());
@@ -83,7 +83,7 @@ TEST(MonaiAuthClient, SignedInEveryCallWorksAndAShortLivedTokenIsRenewedBeforeIt
   r.foreground = {ball.centre};
   const core::ai::InferResult result = client.infer(r, progress);
   EXPECT_GT(test::dice(*result.labels, *ball.truth), 0.9);
-  EXPECT_NE(client.tokens().accessToken, t.accessToken);
+  EXPECT_NE(client.signInTokens().accessToken, t.accessToken);
   EXPECT_GE(tokenPosts, 2) << "a token within 30 s of expiry is renewed before the call";
 }
 
@@ -94,17 +94,17 @@ TEST(MonaiAuthClient, ATokenTheServerRejectsIsRenewedOnceAndTheCallSentAgain) {
   MonaiLabelBackend client(configFor(server.url()),
                            std::make_unique<CountingClient>(tokenPosts, calls));
   core::NullProgress progress;
-  plugins::MonaiTokens t = client.login("alice", "s3cret&=", progress);
+  core::ai::SignInTokens t = client.signIn("alice", "s3cret&=", progress);
   // As after a server restart: the access token looks fresh to us but the server forgot it.
   t.accessToken = "forgotten";
-  client.setTokens(t);
+  client.setSignInTokens(t);
   calls = 0;
   tokenPosts = 0;
   EXPECT_EQ(client.info(progress).name, "Delineate built-in engine");
   EXPECT_EQ(tokenPosts, 1);
   EXPECT_EQ(calls, 2) << "the 401, then the same call again";
-  EXPECT_NE(client.tokens().accessToken, "forgotten");
-  EXPECT_EQ(client.tokens().refreshToken.empty(), false);
+  EXPECT_NE(client.signInTokens().accessToken, "forgotten");
+  EXPECT_EQ(client.signInTokens().refreshToken.empty(), false);
 }
 
 TEST(MonaiAuthClient, AWrongPasswordIsAnErrorNamingTheServer) {
@@ -113,7 +113,7 @@ TEST(MonaiAuthClient, AWrongPasswordIsAnErrorNamingTheServer) {
   MonaiLabelBackend client(configFor(server.url()));
   core::NullProgress progress;
   try {
-    client.login("alice", "guess", progress);
+    client.signIn("alice", "guess", progress);
     FAIL() << "no error";
   } catch (const core::Error& e) {
     const std::string m = e.what();
@@ -122,7 +122,7 @@ TEST(MonaiAuthClient, AWrongPasswordIsAnErrorNamingTheServer) {
     EXPECT_NE(m.find("rejected the user name or password"), std::string::npos) << m;
     EXPECT_NE(m.find("Invalid username or password"), std::string::npos) << m;
   }
-  EXPECT_TRUE(client.tokens().empty());
+  EXPECT_TRUE(client.signInTokens().empty());
 }
 
 TEST(MonaiAuthClient, WithoutSignInOrWhenRenewalFailsTheErrorSaysSignInIsNeeded) {
@@ -133,32 +133,32 @@ TEST(MonaiAuthClient, WithoutSignInOrWhenRenewalFailsTheErrorSaysSignInIsNeeded)
   try {
     anonymous.info(progress);
     FAIL() << "no error";
-  } catch (const plugins::SignInRequired& e) {
+  } catch (const core::ai::SignInRequired& e) {
     EXPECT_EQ(e.where(), server.url());
     EXPECT_NE(std::string(e.what()).find("sign-in needed"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("Not authenticated"), std::string::npos) << e.what();
   }
 
   MonaiLabelBackend stale(configFor(server.url()));
-  stale.setTokens({.accessToken = "old", .refreshToken = "also-old"});
+  stale.setSignInTokens({.accessToken = "old", .refreshToken = "also-old"});
   try {
     stale.info(progress);
     FAIL() << "no error";
-  } catch (const plugins::SignInRequired& e) {
+  } catch (const core::ai::SignInRequired& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find(server.url()), std::string::npos) << m;
     EXPECT_NE(m.find("sign-in needed"), std::string::npos) << m;
     EXPECT_NE(m.find("could not be renewed"), std::string::npos) << m;
   }
-  EXPECT_TRUE(stale.tokens().empty()) << "a refused refresh token is forgotten";
+  EXPECT_TRUE(stale.signInTokens().empty()) << "a refused refresh token is forgotten";
 
   // A refresh token kept from an earlier run, with no access token: renewed on first use.
   MonaiLabelBackend first(configFor(server.url()));
-  const plugins::MonaiTokens kept = first.login("alice", "s3cret&=", progress);
+  const core::ai::SignInTokens kept = first.signIn("alice", "s3cret&=", progress);
   MonaiLabelBackend restored(configFor(server.url()));
-  plugins::MonaiTokens onlyRefresh;
+  core::ai::SignInTokens onlyRefresh;
   onlyRefresh.refreshToken = kept.refreshToken;
-  restored.setTokens(onlyRefresh);
+  restored.setSignInTokens(onlyRefresh);
   EXPECT_EQ(restored.info(progress).name, "Delineate built-in engine");
-  EXPECT_FALSE(restored.tokens().accessToken.empty());
+  EXPECT_FALSE(restored.signInTokens().accessToken.empty());
 }
