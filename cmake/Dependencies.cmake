@@ -16,7 +16,7 @@ find_package(cpprestsdk CONFIG REQUIRED)
 find_package(OpenSSL REQUIRED)
 
 # Qt 6 only. VTK's own Qt module is built for Qt 5 on Debian and is never linked.
-find_package(Qt6 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent Charts Svg)
+find_package(Qt6 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent Charts Svg DBus)
 find_package(VTK 9.1 REQUIRED COMPONENTS
   CommonCore CommonDataModel CommonExecutionModel CommonMath CommonTransforms
   ImagingCore ImagingGeneral ImagingStatistics

@@ -43,6 +43,8 @@ delineate_guide_image(report --layout 1x3 --show report.measurements --show "Cre
 delineate_guide_image(uploading --layout 1x3 --show ai.uploadDataset --show "Add open image"
   --show Check --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz
   ${guide_sample}/brain-mr/brain-mr.nii.gz)
+delineate_guide_image(preferences --layout 2x2 --show edit.preferences
+  --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz ${guide_sample}/brain-mr/brain-mr.nii.gz)
 add_custom_target(delineate_user_guide ALL DEPENDS ${guide_pngs})
 
 install(DIRECTORY ${DELINEATE_GUIDE_IMAGES}/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/guide/images)

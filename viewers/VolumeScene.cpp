@@ -249,8 +249,10 @@ void VolumeScene::setStyle(const VolumeStyle& style, const char* name) {
 }
 
 void VolumeScene::setInteractive(bool interactive) {
-  const float sample = static_cast<float>(baseSampleDistance_ * (interactive ? 4 : 1));
-  const float image = interactive ? 3.0F : 1.0F;
+  interactive_ = interactive;
+  const VolumeSampling s = samplingFor(quality_);
+  const auto sample = static_cast<float>(sampleDistance());
+  const auto image = static_cast<float>(imageSampleDistance());
   if (cpu_ != nullptr) {
     cpu_->SetSampleDistance(sample);
     cpu_->SetInteractiveSampleDistance(sample);
@@ -258,8 +260,24 @@ void VolumeScene::setInteractive(bool interactive) {
   }
   if (gpu_ != nullptr) {
     gpu_->SetSampleDistance(sample);
-    gpu_->SetImageSampleDistance(interactive ? 2.0F : 1.0F);
+    // The GPU casts fast enough that a drag needs only half the screen resolution.
+    gpu_->SetImageSampleDistance(static_cast<float>(std::min(image, 2.0F * float(s.imageSample))));
   }
+}
+
+void VolumeScene::setQuality(VolumeQuality quality) {
+  quality_ = quality;
+  setInteractive(interactive_);
+}
+
+double VolumeScene::sampleDistance() const {
+  const VolumeSampling s = samplingFor(quality_);
+  return baseSampleDistance_ * (interactive_ ? s.interactiveFactor : s.sampleFactor);
+}
+
+double VolumeScene::imageSampleDistance() const {
+  const VolumeSampling s = samplingFor(quality_);
+  return interactive_ ? s.interactiveImage : s.imageSample;
 }
 
 void VolumeScene::resetCamera() {

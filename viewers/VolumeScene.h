@@ -11,6 +11,7 @@
 #include "core/model/Volume.h"
 #include "viewers/LabelDisplayState.h"
 #include "viewers/VolumePresets.h"
+#include "viewers/VolumeQuality.h"
 
 class vtkActor;
 class vtkColorTransferFunction;
@@ -46,6 +47,12 @@ class VolumeScene {
   void setVolume(const core::VolumePtr& volume);
   void setStyle(const VolumeStyle& style, const char* name);
   void setInteractive(bool interactive);
+  // How finely rays are sampled (applies at once, to the current level of detail).
+  void setQuality(VolumeQuality quality);
+  VolumeQuality quality() const { return quality_; }
+  // The ray step and screen-pixel step in use now (tests).
+  double sampleDistance() const;
+  double imageSampleDistance() const;
   // Anterior view: looking posterior, superior up, patient left on screen right.
   void resetCamera();
 
@@ -89,6 +96,8 @@ class VolumeScene {
   vtkFixedPointVolumeRayCastMapper* cpu_ = nullptr;
   vtkGPUVolumeRayCastMapper* gpu_ = nullptr;
   double baseSampleDistance_ = 1;
+  VolumeQuality quality_ = VolumeQuality::Balanced;
+  bool interactive_ = false;
   bool usesGradient_ = false;
   vtkNew<vtkActor> surfaceActor_;
   vtkNew<vtkPolyDataMapper> surfaceMapper_;

@@ -108,6 +108,25 @@ void VolumeView::setInteractive(bool interactive) {
   canvas_->requestRender();
 }
 
+void VolumeView::setQuality(VolumeQuality quality) {
+  if (quality == scene_->quality()) {
+    return;
+  }
+  scene_->setQuality(quality);
+  volumeFrame_ = canvas_->renderedFrames();  // the next frame is the one at the new quality
+  canvas_->requestRender();
+}
+
+VolumeQuality VolumeView::quality() const {
+  return scene_->quality();
+}
+double VolumeView::sampleDistance() const {
+  return scene_->sampleDistance();
+}
+double VolumeView::imageSampleDistance() const {
+  return scene_->imageSampleDistance();
+}
+
 bool VolumeView::hasRenderedVolume() const {
   return volume_ && scene_->hasMapper() && !interactive_ && volumeFrame_ >= 0 &&
          canvas_->renderedFrames() > volumeFrame_;

@@ -17,6 +17,7 @@
 #include "core/model/Volume.h"
 #include "viewers/LabelDisplayState.h"
 #include "viewers/VolumePresets.h"
+#include "viewers/VolumeQuality.h"
 
 class QTimer;
 class vtkPolyData;
@@ -49,6 +50,12 @@ class VolumeView : public QWidget {
   // True while the coarse level of detail is in use.
   bool isInteractive() const { return interactive_; }
   void setInteractive(bool interactive);
+  // Edit > Preferences > 3D rendering; redraws at once.
+  void setQuality(VolumeQuality quality);
+  VolumeQuality quality() const;
+  // The ray step (mm) and the screen-pixel step of the frames drawn now.
+  double sampleDistance() const;
+  double imageSampleDistance() const;
 
   // A frame of the current volume at full quality has been drawn (screenshots wait for this).
   bool hasRenderedVolume() const;

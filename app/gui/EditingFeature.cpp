@@ -13,12 +13,14 @@
 
 #include "app/gui/AiController.h"
 #include "app/gui/AiDock.h"
+#include "app/gui/Autosaver.h"
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/CorrectionRecorder.h"
 #include "app/gui/EditJobs.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/LabelFileController.h"
+#include "app/gui/Preferences.h"
 #include "app/gui/PreferencesDialog.h"
 #include "app/gui/RecoveryController.h"
 #include "app/gui/RecoverySnapshots.h"
@@ -26,6 +28,7 @@
 #include "app/gui/SegmentOperationsController.h"
 #include "app/gui/SegmentsDock.h"
 #include "app/gui/SurfaceController.h"
+#include "app/gui/ThemeController.h"
 #include "app/gui/ToolController.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VolumeView.h"
@@ -56,6 +59,8 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   surfaces_ = new SurfaceController(session_, views_->volumeView(), 500, this);
   recovery_ = new RecoveryController(session_, interactive_, this);
   snapshots_ = new RecoverySnapshots(session_, 500, this);
+  autosaver_ = new Autosaver(session_, files_, this);
+  theme_ = new ThemeController(this);
   applyPreferences(Preferences::load());
   connect(commands_->add(QStringLiteral("edit.preferences"), tr("&Preferences…"),
                          QKeySequence::Preferences),
@@ -166,15 +171,30 @@ void EditingFeature::createEditMenu(QMenuBar* bar) {
 
 PreferencesDialog* EditingFeature::preferencesDialog() {
   if (preferences_ == nullptr) {
-    preferences_ = new PreferencesDialog(window_);
+    preferences_ = new PreferencesDialog(ai_, window_);
+    for (const auto& [title, make] : preferencePages_) {
+      preferences_->insertPage(make(), title);
+    }
     connect(preferences_, &PreferencesDialog::applied, this, &EditingFeature::applyPreferences);
   }
   return preferences_;
 }
 
+void EditingFeature::addPreferencesPage(const QString& title, std::function<QWidget*()> make) {
+  preferencePages_.emplace_back(title, std::move(make));
+  if (preferences_ != nullptr) {
+    preferences_->insertPage(preferencePages_.back().second(), title);
+  }
+}
+
 void EditingFeature::applyPreferences(const Preferences& p) {
   session_->document().undoStack().setLimits(static_cast<std::size_t>(p.undoSteps),
                                              static_cast<std::size_t>(p.undoMegabytes) << 20);
+  autosaver_->setIntervalMinutes(p.autosaveMinutes);
+  theme_->setMode(p.theme);
+  if (views_->volumeView() != nullptr) {
+    views_->volumeView()->setQuality(p.volumeQuality);
+  }
 }
 
 void EditingFeature::createSegmentMenu(QMenuBar* bar) {

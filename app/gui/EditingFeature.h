@@ -8,6 +8,9 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <functional>
+#include <utility>
+#include <vector>
 
 #include "core/model/Volume.h"
 
@@ -16,6 +19,7 @@ class QMainWindow;
 class QMenu;
 class QMenuBar;
 class QToolBar;
+class QWidget;
 
 namespace delineate::viewers {
 class ViewLayout;
@@ -23,7 +27,9 @@ class ViewLayout;
 
 namespace delineate::app {
 
+class Autosaver;
 class PreferencesDialog;
+class ThemeController;
 struct Preferences;
 
 class CommandRegistry;
@@ -75,6 +81,8 @@ class EditingFeature : public QObject {
   EditSession* session() const { return session_; }
   // Edit > Preferences… (made on first use).
   PreferencesDialog* preferencesDialog();
+  // A page another part of the window adds to Edit > Preferences (made with the dialog).
+  void addPreferencesPage(const QString& title, std::function<QWidget*()> make);
   // The undo budget of the preferences, on the session's undo stack.
   void applyPreferences(const delineate::app::Preferences& preferences);
   EditJobs* jobs() const { return jobs_; }
@@ -85,6 +93,8 @@ class EditingFeature : public QObject {
   SurfaceController* surfaces() const { return surfaces_; }
   RecoveryController* recovery() const { return recovery_; }
   RecoverySnapshots* snapshots() const { return snapshots_; }
+  Autosaver* autosaver() const { return autosaver_; }
+  ThemeController* theme() const { return theme_; }
   SegmentsDock* segmentsDock() const { return dock_; }
   AiController* ai() const { return ai_; }
   AiDock* aiDock() const { return aiDock_; }
@@ -104,6 +114,7 @@ class EditingFeature : public QObject {
   viewers::ViewLayout* views_;
   bool interactive_;
   PreferencesDialog* preferences_ = nullptr;
+  std::vector<std::pair<QString, std::function<QWidget*()>>> preferencePages_;
   EditSession* session_ = nullptr;
   EditJobs* jobs_ = nullptr;
   ToolController* tools_ = nullptr;
@@ -116,6 +127,8 @@ class EditingFeature : public QObject {
   SurfaceController* surfaces_ = nullptr;
   RecoveryController* recovery_ = nullptr;
   RecoverySnapshots* snapshots_ = nullptr;
+  Autosaver* autosaver_ = nullptr;
+  ThemeController* theme_ = nullptr;
   SegmentsDock* dock_ = nullptr;
   QString pendingLabels_;
   bool closeAfterSave_ = false;

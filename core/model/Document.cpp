@@ -101,6 +101,26 @@ bool Document::hasUnsavedChanges() const {
   return false;
 }
 
+std::uint64_t Document::editState(const LabelMap& labels) const {
+  const auto it = states_.find(&labels);
+  return it == states_.end() || it->second.applied.empty() ? 0 : it->second.applied.back();
+}
+
+void Document::markSavedAt(const LabelMap& labels, std::uint64_t state) {
+  const auto it = states_.find(&labels);
+  if (it == states_.end()) {
+    return;
+  }
+  MapState& s = it->second;
+  s.savedTop = state;
+  if (editState(labels) == state) {
+    s.forcedModified = false;
+    if (s.journal) {
+      s.journal->requestSnapshot();
+    }
+  }
+}
+
 void Document::markSaved(const LabelMap& labels) {
   const auto it = states_.find(&labels);
   if (it == states_.end()) {

@@ -57,6 +57,11 @@ class Document {
   bool isModified(const LabelMap& labels) const;
   // `labels` as it is now is on disk; its journal asks for a fresh snapshot.
   void markSaved(const LabelMap& labels);
+  // Which edit `labels` is at now (the newest applied undo entry); and that the map as it was at
+  // `state` is on disk (a copy saved while editing went on): still modified unless no edit came
+  // since.
+  std::uint64_t editState(const LabelMap& labels) const;
+  void markSavedAt(const LabelMap& labels, std::uint64_t state);
   // A change outside the undo stack (visibility, lock) that still needs saving.
   void markModified(const LabelMap& labels);
 

@@ -1,0 +1,116 @@
+#include "app/gui/DesktopColorScheme.h"
+
+#include <QDBusConnection>
+#include <QDBusMessage>
+#include <QDBusPendingCallWatcher>
+#include <QGuiApplication>
+#include <QPalette>
+#include <QTimer>
+
+namespace delineate::app {
+
+namespace {
+
+const QString kService = QStringLiteral("org.freedesktop.portal.Desktop");
+const QString kPath = QStringLiteral("/org/freedesktop/portal/desktop");
+const QString kInterface = QStringLiteral("org.freedesktop.portal.Settings");
+const QString kNamespace = QStringLiteral("org.freedesktop.appearance");
+const QString kKey = QStringLiteral("color-scheme");
+constexpr int kReadTimeoutMs = 5000;
+constexpr int kConnectAttempts = 20, kConnectRetryMs = 100;
+
+// Read() answers a variant holding a variant (the older interface wraps twice): unwrap all.
+QVariant unwrapped(QVariant v) {
+  while (v.canConvert<QDBusVariant>() && v.userType() == qMetaTypeId<QDBusVariant>()) {
+    v = qvariant_cast<QDBusVariant>(v).variant();
+  }
+  return v;
+}
+
+std::optional<DesktopColorScheme::Preference> preferenceOf(const QVariant& value) {
+  bool ok = false;
+  const uint v = unwrapped(value).toUInt(&ok);
+  if (!ok) {
+    return std::nullopt;
+  }
+  // The portal's documented values: 0 no preference, 1 prefer dark, 2 prefer light.
+  switch (v) {
+    case 1:
+      return DesktopColorScheme::Preference::Dark;
+    case 2:
+      return DesktopColorScheme::Preference::Light;
+    default:
+      return DesktopColorScheme::Preference::None;
+  }
+}
+
+bool paletteIsDark(const QPalette& p) {
+  return p.color(QPalette::Window).lightness() < p.color(QPalette::WindowText).lightness();
+}
+
+}  // namespace
+
+DesktopColorScheme::DesktopColorScheme(QObject* parent)
+    : QObject(parent), platformDark_(paletteIsDark(QGuiApplication::palette())) {
+  QDBusConnection bus = QDBusConnection::sessionBus();
+  if (!bus.isConnected()) {
+    return;
+  }
+  QDBusMessage read =
+      QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("Read"));
+  read << kNamespace << kKey;
+  // Asked without blocking: the window starts with the platform's palette and turns when the
+  // portal answers (within milliseconds on a desktop; activating the portal may take longer).
+  auto* watcher = new QDBusPendingCallWatcher(bus.asyncCall(read, kReadTimeoutMs), this);
+  connect(watcher, &QDBusPendingCallWatcher::finished, this, [this](QDBusPendingCallWatcher* w) {
+    w->deleteLater();
+    const QDBusMessage answer = w->reply();
+    if (answer.type() != QDBusMessage::ReplyMessage || answer.arguments().isEmpty()) {
+      return;
+    }
+    const bool before = prefersDark();
+    portal_ = preferenceOf(answer.arguments().front());
+    answered_ = true;
+    if (prefersDark() != before) {
+      Q_EMIT changed();
+    }
+  });
+  connectSettingChanged(0);
+}
+
+void DesktopColorScheme::connectSettingChanged(int attempt) {
+  // The slot's signature as moc writes it (normalised, no spaces), which the bus matches.
+  // clang-format off
+  const bool ok = QDBusConnection::sessionBus().connect(
+      kService, kPath, kInterface, QStringLiteral("SettingChanged"), this,
+      SLOT(onSettingChanged(QString,QString,QDBusVariant)));
+  // clang-format on
+  // Made before the event loop has turned once (start-up), Qt's session bus refuses signal
+  // connections (seen every time with Qt 6.4); a moment later it takes them.
+  if (!ok && attempt < kConnectAttempts) {
+    QTimer::singleShot(kConnectRetryMs, this,
+                       [this, attempt] { connectSettingChanged(attempt + 1); });
+  }
+}
+
+bool DesktopColorScheme::prefersDark() const {
+  if (portal_ && *portal_ != Preference::None) {
+    return *portal_ == Preference::Dark;
+  }
+  return platformDark_;
+}
+
+void DesktopColorScheme::onSettingChanged(const QString& nameSpace, const QString& key,
+                                          const QDBusVariant& value) {
+  if (nameSpace != kNamespace || key != kKey) {
+    return;
+  }
+  const bool before = prefersDark();
+  portal_ = preferenceOf(value.variant());
+  answered_ = true;
+  if (prefersDark() != before) {
+    Q_EMIT changed();
+  }
+}
+
+}  // namespace delineate::app

@@ -1,0 +1,64 @@
+// Light and dark following the desktop, through a real XDG desktop portal (ctest's
+// Theme.DesktopPortal runs this under tests/app/run-with-portal.sh, the desktop set to prefer
+// dark): the window opens dark, turns light when the desktop's setting changes, and a theme
+// chosen in Preferences wins over the desktop's.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QProcess>
+#include <QSettings>
+
+#include "GuiTestSupport.h"
+#include "app/gui/DesktopColorScheme.h"
+#include "app/gui/EditingFeature.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/ThemeController.h"
+
+using namespace delineate;
+
+namespace {
+
+bool setDesktopScheme(const QString& scheme) {
+  return QProcess::execute(QStringLiteral("gsettings"),
+                           {QStringLiteral("set"), QStringLiteral("org.gnome.desktop.interface"),
+                            QStringLiteral("color-scheme"), scheme}) == 0;
+}
+
+bool paletteDark() {
+  return QApplication::palette().color(QPalette::Window).lightness() < 80;
+}
+
+}  // namespace
+
+TEST(ThemeTest, FollowsTheDesktopsColourSchemeThroughThePortal) {
+  if (std::getenv("DELINEATE_TEST_PORTAL") == nullptr) {
+    GTEST_SKIP() << "needs the desktop portal: run through ctest's Theme.DesktopPortal";
+  }
+  DELINEATE_REQUIRE_GUI();
+  QSettings().remove(QStringLiteral("preferences"));
+  app::MainWindow window(app::MainWindowOptions{.interactive = false, .rememberRecent = false});
+  window.show();
+  app::ThemeController* theme = window.editing()->theme();
+  EXPECT_EQ(theme->mode(), app::ThemeMode::FollowDesktop);
+  ASSERT_TRUE(test::waitUntil([&] { return theme->desktop()->portalAnswered(); }, 20000))
+      << "the portal answered";
+  EXPECT_TRUE(theme->dark()) << "the desktop prefers dark";
+  EXPECT_TRUE(paletteDark());
+
+  ASSERT_TRUE(setDesktopScheme(QStringLiteral("prefer-light")));
+  EXPECT_TRUE(test::waitUntil([&] { return !theme->dark(); }, 20000)) << "turned with the desktop";
+  EXPECT_FALSE(paletteDark());
+  ASSERT_TRUE(setDesktopScheme(QStringLiteral("prefer-dark")));
+  EXPECT_TRUE(test::waitUntil([&] { return theme->dark(); }, 20000));
+
+  // Chosen in Preferences: the desktop no longer decides.
+  theme->setMode(app::ThemeMode::Light);
+  EXPECT_FALSE(paletteDark());
+  ASSERT_TRUE(setDesktopScheme(QStringLiteral("default")));
+  ASSERT_TRUE(setDesktopScheme(QStringLiteral("prefer-dark")));
+  test::waitUntil([] { return false; }, 1000);  // time for the portal's signals to arrive
+  EXPECT_FALSE(theme->dark());
+  EXPECT_FALSE(paletteDark());
+  theme->setMode(app::ThemeMode::FollowDesktop);
+  EXPECT_TRUE(theme->dark());
+}
