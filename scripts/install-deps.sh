@@ -5,11 +5,13 @@ pkgs=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libqt6openglwidgets6 qt6-svg-dev qt6-charts-dev
   qtkeychain-qt6-dev gnome-keyring dbus
+  xdg-desktop-portal xdg-desktop-portal-gtk dconf-service dconf-gsettings-backend
+  gsettings-desktop-schemas libglib2.0-bin
   libvtk9-dev libinsighttoolkit5-dev libdcmtk-dev libcpprest-dev libssl-dev
   nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
-  dcmtk dicom3tools dcm2niix plastimatch poppler-utils
+  dcmtk dicom3tools dcm2niix plastimatch poppler-utils orthanc
   dpkg-dev file appstream desktop-file-utils shared-mime-info
   clang libclang-rt-14-dev
 )

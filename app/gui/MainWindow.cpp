@@ -34,6 +34,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/MammoFeature.h"
 #include "app/gui/MammoFindingsController.h"
+#include "app/gui/PacsFeature.h"
 #include "app/gui/ReportFeature.h"
 #include "app/gui/SeriesBrowser.h"
 #include "app/gui/SeriesListController.h"
@@ -101,6 +102,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   connect(reports_, &ReportFeature::failed, this, &MainWindow::loadFailed);
   annotatorLoop_ = new AnnotatorLoopFeature(this, commands_);
   upload_ = new UploadFeature(this, commands_, options_.interactive);
+  pacs_ = new PacsFeature(this, commands_, editing_);
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
   createDocks();
   createStatusBar();
@@ -118,6 +120,7 @@ MainWindow::~MainWindow() {
   delete reports_;        // its measurement dock reads the editing session
   delete annotatorLoop_;  // reads the editing session and the AI backends
   delete upload_;         // its jobs hold the AI backends
+  delete pacs_;           // its send job reads the editing session
   delete caseOpener_;
   delete compare_;  // before the editing session it reads
   delete editing_;  // before the views it draws into
@@ -172,6 +175,7 @@ void MainWindow::createActions() {
   reports_->populateFileMenu(file);
   file->addSeparator();
   editing_->populateFileMenu(file);
+  pacs_->populateFileMenu(file);
   file->addSeparator();
   file->addAction(addCommand("file.quit", tr("&Quit"), QKeySequence::Quit));
   connect(action("file.open"), &QAction::triggered, this, &MainWindow::chooseFile);

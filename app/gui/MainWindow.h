@@ -38,6 +38,7 @@ class SeriesBrowser;
 class SeriesListController;
 class ShortcutsDialog;
 class StudyInfoPanel;
+class PacsFeature;
 class UploadFeature;
 
 struct MainWindowOptions {
@@ -81,6 +82,7 @@ class MainWindow : public QMainWindow {
   ShortcutsDialog* shortcutsDialog() const { return shortcuts_; }
   // Dataset upload to an AI server's datastore (AI menu, status bar badge, the upload queue).
   UploadFeature* upload() const { return upload_; }
+  PacsFeature* pacs() const { return pacs_; }
   // The mammography reading mode (hanging protocols, reading tools, AI findings).
   MammoFeature* mammo() const { return mammo_; }
   // Reports: the measurement report dock, opening report files (File > Open report…).
@@ -139,6 +141,7 @@ class MainWindow : public QMainWindow {
   ReportFeature* reports_ = nullptr;
   AnnotatorLoopFeature* annotatorLoop_ = nullptr;
   UploadFeature* upload_ = nullptr;
+  PacsFeature* pacs_ = nullptr;
   DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
   EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;

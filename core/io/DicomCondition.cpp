@@ -19,6 +19,9 @@ ErrorKind kindOf(const OFCondition& c) {
   if (c == EC_InvalidFilename) {
     return ErrorKind::Io;
   }
+  if (c.module() == OFM_dcmnet) {  // associations, DIMSE messages, TCP connections
+    return ErrorKind::Network;
+  }
   // Conditions that carry an operating-system error (open, write) come from module OFM_ofstd/
   // dcmdata with the system's text; DCMTK gives them no dedicated constant, so look at the text.
   const std::string text = c.text();

@@ -11,8 +11,9 @@ namespace delineate::core {
 
 // An Error for a failed DCMTK call: `file` is the file (or folder) concerned, `doing` a short
 // phrase ("reading the header", "decoding frame 3"). The kind follows the condition: memory
-// exhaustion -> TooLarge, unsupported encodings -> Unsupported, file access -> Io, else
-// InvalidInput.
+// exhaustion -> TooLarge, unsupported encodings -> Unsupported, file access -> Io, the network
+// module's (associations, DIMSE, TCP) -> Network, else InvalidInput. For those `file` names the
+// DICOM node.
 Error dicomError(const OFCondition& condition, const std::string& file, std::string_view doing);
 
 // Throws dicomError(...) when `condition` is bad.

@@ -1,0 +1,48 @@
+#include "app/gui/DicomNodeSettings.h"
+
+#include <QSettings>
+#include <nlohmann/json.hpp>
+
+namespace delineate::app {
+
+namespace {
+
+const QString kNodes = QStringLiteral("pacs/nodes");
+const QString kCalling = QStringLiteral("pacs/callingAeTitle");
+
+}  // namespace
+
+DicomNodeSettings DicomNodeSettings::load() {
+  const QSettings s;
+  DicomNodeSettings out;
+  const nlohmann::json list =
+      nlohmann::json::parse(s.value(kNodes).toString().toStdString(), nullptr, false);
+  if (list.is_array()) {
+    for (const nlohmann::json& j : list) {
+      out.nodes.push_back(core::pacs::DicomNode::fromJson(j));
+    }
+  }
+  const std::string calling = s.value(kCalling).toString().toStdString();
+  if (!calling.empty() && !core::pacs::aeTitleProblem(calling)) {
+    out.callingAeTitle = calling;
+  }
+  return out;
+}
+
+void DicomNodeSettings::save() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const core::pacs::DicomNode& n : nodes) {
+    list.push_back(n.toJson());
+  }
+  QSettings s;
+  s.setValue(kNodes, QString::fromStdString(list.dump()));
+  s.setValue(kCalling, QString::fromStdString(callingAeTitle));
+}
+
+core::pacs::DicomNetworkOptions DicomNodeSettings::networkOptions() const {
+  core::pacs::DicomNetworkOptions o;
+  o.callingAeTitle = callingAeTitle;
+  return o;
+}
+
+}  // namespace delineate::app

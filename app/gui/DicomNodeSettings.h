@@ -1,0 +1,21 @@
+#pragma once
+// The DICOM nodes (PACS) of Edit > Preferences > DICOM nodes and this workstation's own calling
+// AE title, kept in the user's settings ("pacs/nodes" as JSON, "pacs/callingAeTitle").
+#include <string>
+#include <vector>
+
+#include "core/pacs/DicomNetwork.h"
+#include "core/pacs/DicomNode.h"
+
+namespace delineate::app {
+
+struct DicomNodeSettings {
+  std::vector<core::pacs::DicomNode> nodes;
+  std::string callingAeTitle = "DELINEATE";
+
+  static DicomNodeSettings load();  // an unreadable entry is dropped; a bad title: the default
+  void save() const;
+  core::pacs::DicomNetworkOptions networkOptions() const;
+};
+
+}  // namespace delineate::app

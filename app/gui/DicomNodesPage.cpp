@@ -1,0 +1,188 @@
+#include "app/gui/DicomNodesPage.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "app/gui/JobRunner.h"
+
+namespace delineate::app {
+
+namespace {
+
+enum Column { Name, AeTitle, Host, Port, Status, ColumnCount };
+
+QString text(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+}  // namespace
+
+DicomNodesPage::DicomNodesPage(QWidget* parent)
+    : QWidget(parent),
+      settings_(DicomNodeSettings::load()),
+      table_(new QTableWidget(0, ColumnCount, this)),
+      calling_(new QLineEdit(this)),
+      add_(new QPushButton(tr("Add"), this)),
+      remove_(new QPushButton(tr("Remove"), this)),
+      verify_(new QPushButton(tr("Verify"), this)),
+      jobs_(new JobRunner(this)) {
+  setObjectName(QStringLiteral("nodes"));
+  table_->setObjectName(QStringLiteral("dicomNodes"));
+  table_->setHorizontalHeaderLabels(
+      {tr("Name"), tr("AE title"), tr("Host"), tr("Port"), tr("Status")});
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setSectionResizeMode(Status, QHeaderView::Stretch);
+  calling_->setObjectName(QStringLiteral("callingAeTitle"));
+  calling_->setMaxLength(16);
+  calling_->setText(text(settings_.callingAeTitle));
+  verify_->setObjectName(QStringLiteral("dicomNodeVerify"));
+  verify_->setToolTip(tr("C-ECHO: does the node answer and accept this workstation?"));
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(add_);
+  buttons->addWidget(remove_);
+  buttons->addStretch(1);
+  buttons->addWidget(verify_);
+  auto* own = new QFormLayout;
+  own->addRow(tr("This workstation's AE title"), calling_);
+  auto* note = new QLabel(tr("File > Send to PACS sends the open series and its segmentation "
+                             "(DICOM SEG) to one of these nodes. The node must know this "
+                             "workstation's AE title and address."),
+                          this);
+  note->setWordWrap(true);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(table_, 1);
+  layout->addLayout(buttons);
+  layout->addLayout(own);
+  layout->addWidget(note);
+
+  connect(add_, &QPushButton::clicked, this, [this] {
+    settings_.nodes.push_back({tr("New node").toStdString(), "PACS", "localhost", 104});
+    settings_.save();
+    rebuild();
+    table_->selectRow(table_->rowCount() - 1);
+    Q_EMIT nodesChanged();
+  });
+  connect(remove_, &QPushButton::clicked, this, [this] {
+    const int row = table_->currentRow();
+    if (row < 0 || row >= static_cast<int>(settings_.nodes.size())) {
+      return;
+    }
+    settings_.nodes.erase(settings_.nodes.begin() + row);
+    settings_.save();
+    rebuild();
+    Q_EMIT nodesChanged();
+  });
+  connect(verify_, &QPushButton::clicked, this, &DicomNodesPage::verifySelected);
+  connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+    if (!rebuilding_ && item->column() != Status) {
+      readRow(item->row());
+    }
+  });
+  connect(table_, &QTableWidget::itemSelectionChanged, this, &DicomNodesPage::updateButtons);
+  connect(calling_, &QLineEdit::editingFinished, this, [this] {
+    const std::string title = calling_->text().trimmed().toStdString();
+    if (const auto problem = core::pacs::aeTitleProblem(title)) {
+      calling_->setToolTip(text(*problem));
+      calling_->setText(text(settings_.callingAeTitle));
+      return;
+    }
+    calling_->setToolTip(QString());
+    settings_.callingAeTitle = title;
+    settings_.save();
+  });
+  rebuild();
+}
+
+bool DicomNodesPage::busy() const {
+  return jobs_->busy();
+}
+
+void DicomNodesPage::rebuild() {
+  rebuilding_ = true;
+  table_->setRowCount(static_cast<int>(settings_.nodes.size()));
+  for (int row = 0; row < table_->rowCount(); ++row) {
+    const core::pacs::DicomNode& n = settings_.nodes[std::size_t(row)];
+    table_->setItem(row, Name, new QTableWidgetItem(text(n.name)));
+    table_->setItem(row, AeTitle, new QTableWidgetItem(text(n.aeTitle)));
+    table_->setItem(row, Host, new QTableWidgetItem(text(n.host)));
+    table_->setItem(row, Port, new QTableWidgetItem(QString::number(n.port)));
+    auto* status = new QTableWidgetItem(n.problem() ? text(*n.problem()) : tr("not verified"));
+    status->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    table_->setItem(row, Status, status);
+  }
+  rebuilding_ = false;
+  updateButtons();
+}
+
+void DicomNodesPage::readRow(int row) {
+  if (row < 0 || row >= static_cast<int>(settings_.nodes.size())) {
+    return;
+  }
+  core::pacs::DicomNode& n = settings_.nodes[std::size_t(row)];
+  auto cell = [this, row](int column) {
+    const QTableWidgetItem* item = table_->item(row, column);
+    return item ? item->text().trimmed().toStdString() : std::string();
+  };
+  n.name = cell(Name);
+  n.aeTitle = cell(AeTitle);
+  n.host = cell(Host);
+  bool ok = false;
+  n.port = QString::fromStdString(cell(Port)).toInt(&ok);
+  if (!ok) {
+    n.port = 0;
+  }
+  settings_.save();
+  setStatus(row, n.problem() ? text(*n.problem()) : tr("not verified"));
+  updateButtons();
+  Q_EMIT nodesChanged();
+}
+
+void DicomNodesPage::setStatus(int row, const QString& status) {
+  rebuilding_ = true;
+  if (QTableWidgetItem* item = table_->item(row, Status)) {
+    item->setText(status);
+    item->setToolTip(status);
+  }
+  rebuilding_ = false;
+}
+
+void DicomNodesPage::verifySelected() {
+  const int row = table_->currentRow();
+  if (row < 0 || row >= static_cast<int>(settings_.nodes.size())) {
+    return;
+  }
+  const core::pacs::DicomNode node = settings_.nodes[std::size_t(row)];
+  const core::pacs::DicomNetworkOptions options = settings_.networkOptions();
+  setStatus(row, tr("verifying…"));
+  verify_->setEnabled(false);
+  jobs_->run<double>(
+      tr("Verifying %1").arg(text(node.label())),
+      [node, options](core::ProgressSink& progress) {
+        return core::pacs::echo(node, options, progress);
+      },
+      [this, row](double ms) {
+        setStatus(row, tr("verified: answered in %1 ms").arg(ms, 0, 'f', 0));
+        updateButtons();
+      },
+      [this, row](const QString& error, bool cancelled) {
+        setStatus(row, cancelled ? tr("not verified") : error);
+        updateButtons();
+      });
+}
+
+void DicomNodesPage::updateButtons() {
+  const int row = table_->currentRow();
+  const bool selected = row >= 0 && row < static_cast<int>(settings_.nodes.size());
+  remove_->setEnabled(selected);
+  verify_->setEnabled(selected && !jobs_->busy() && !settings_.nodes[std::size_t(row)].problem());
+}
+
+}  // namespace delineate::app

@@ -1,0 +1,58 @@
+#include "app/gui/PacsFeature.h"
+
+#include <QAction>
+#include <QMenu>
+
+#include "app/gui/CommandRegistry.h"
+#include "app/gui/DicomNodesPage.h"
+#include "app/gui/EditSession.h"
+#include "app/gui/EditingFeature.h"
+#include "app/gui/PreferencesDialog.h"
+#include "app/gui/SendToPacsDialog.h"
+
+namespace delineate::app {
+
+PacsFeature::PacsFeature(QWidget* window, CommandRegistry* commands, EditingFeature* editing)
+    : QObject(window), window_(window), commands_(commands), editing_(editing) {
+  editing_->addPreferencesPage(tr("DICOM nodes"), [this] {
+    page_ = new DicomNodesPage;
+    connect(page_, &DicomNodesPage::nodesChanged, this, [this] {
+      if (dialog_ != nullptr) {
+        dialog_->refresh();
+      }
+    });
+    return page_;
+  });
+  connect(commands_->add(QStringLiteral("file.sendToPacs"), tr("Send to &PACS…")),
+          &QAction::triggered, this, &PacsFeature::showDialog);
+}
+
+PacsFeature::~PacsFeature() {
+  delete dialog_;
+}
+
+void PacsFeature::populateFileMenu(QMenu* menu) {
+  menu->addAction(commands_->action(QStringLiteral("file.sendToPacs")));
+}
+
+SendToPacsDialog* PacsFeature::dialog() {
+  if (dialog_ == nullptr) {
+    dialog_ = new SendToPacsDialog(editing_->session(), window_);
+    connect(dialog_, &SendToPacsDialog::nodesWanted, this, [this] {
+      PreferencesDialog* d = editing_->preferencesDialog();
+      d->showPage(QStringLiteral("nodes"));
+      d->show();
+      d->raise();
+    });
+  }
+  return dialog_;
+}
+
+void PacsFeature::showDialog() {
+  SendToPacsDialog* d = dialog();
+  d->refresh();
+  d->show();
+  d->raise();
+}
+
+}  // namespace delineate::app

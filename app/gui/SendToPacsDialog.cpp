@@ -1,0 +1,195 @@
+#include "app/gui/SendToPacsDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "app/gui/EditSession.h"
+#include "app/gui/JobProgressWidget.h"
+#include "app/gui/JobRunner.h"
+#include "core/io/DicomSegWriter.h"
+#include "core/model/LabelMap.h"
+#include "core/pacs/DicomNetwork.h"
+
+namespace delineate::app {
+
+namespace {
+
+constexpr int kCopyRetryMs = 300;  // the label map's copy is being brought up to date
+
+QString summary(const core::pacs::DicomNode& node, const core::pacs::StoreReport& report) {
+  const QString where = QString::fromStdString(node.label());
+  if (report.failedCount() == 0) {
+    return SendToPacsDialog::tr("Sent %n file(s) to %1.", nullptr, int(report.files.size()))
+        .arg(where);
+  }
+  QString text = SendToPacsDialog::tr("%1 of %2 files sent to %3; not sent:")
+                     .arg(report.storedCount())
+                     .arg(report.files.size())
+                     .arg(where);
+  int listed = 0;
+  for (const core::pacs::StoredFile& f : report.files) {
+    if (!f.stored && listed++ < 10) {
+      text += QStringLiteral("\n• %1: %2")
+                  .arg(QString::fromStdString(f.file.filename().string()),
+                       QString::fromStdString(f.message));
+    }
+  }
+  if (listed > 10) {
+    text += SendToPacsDialog::tr("\n… and %1 more").arg(listed - 10);
+  }
+  return text;
+}
+
+}  // namespace
+
+SendToPacsDialog::SendToPacsDialog(EditSession* session, QWidget* parent)
+    : QDialog(parent),
+      session_(session),
+      nodes_(new QComboBox(this)),
+      series_(new QCheckBox(this)),
+      seg_(new QCheckBox(this)),
+      result_(new QLabel(this)),
+      send_(new QPushButton(tr("Send"), this)),
+      jobs_(new JobRunner(this)),
+      progress_(new JobProgressWidget(jobs_, this)) {
+  setObjectName(QStringLiteral("sendToPacsDialog"));
+  setWindowTitle(tr("Send to PACS"));
+  nodes_->setObjectName(QStringLiteral("pacsNode"));
+  send_->setObjectName(QStringLiteral("pacsSend"));
+  send_->setDefault(true);
+  result_->setObjectName(QStringLiteral("pacsResult"));
+  result_->setWordWrap(true);
+  result_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse);
+  auto* form = new QFormLayout;
+  form->addRow(tr("To"), nodes_);
+  form->addRow(series_);
+  form->addRow(seg_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+  buttons->addButton(send_, QDialogButtonBox::ActionRole);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(progress_);
+  layout->addWidget(result_);
+  layout->addWidget(buttons);
+  connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+  connect(send_, &QPushButton::clicked, this, &SendToPacsDialog::send);
+  connect(series_, &QCheckBox::toggled, this, &SendToPacsDialog::updateButtons);
+  connect(seg_, &QCheckBox::toggled, this, &SendToPacsDialog::updateButtons);
+  connect(result_, &QLabel::linkActivated, this, [this] { Q_EMIT nodesWanted(); });
+  connect(jobs_, &JobRunner::finished, this, &SendToPacsDialog::updateButtons);
+  refresh();
+}
+
+SendToPacsDialog::~SendToPacsDialog() {
+  jobs_->cancel();
+  jobs_->waitForIdle();
+}
+
+bool SendToPacsDialog::busy() const {
+  return jobs_->busy();
+}
+
+void SendToPacsDialog::refresh() {
+  settings_ = DicomNodeSettings::load();
+  const QString chosen = nodes_->currentText();
+  nodes_->clear();
+  for (const core::pacs::DicomNode& n : settings_.nodes) {
+    nodes_->addItem(QString::fromStdString(n.label()));
+  }
+  nodes_->setCurrentIndex(std::max(0, nodes_->findText(chosen)));
+  const core::VolumePtr image = session_->image();
+  const std::size_t files = image ? image->info().sourceFiles.size() : 0;
+  series_->setText(files > 0 ? tr("The image series (%n file(s))", nullptr, int(files))
+                             : tr("The image series (the open image is not from DICOM)"));
+  series_->setEnabled(files > 0);
+  series_->setChecked(files > 0);
+  const auto map = session_->activeMap();
+  seg_->setText(
+      map ? tr("The label map \"%1\" as DICOM SEG").arg(QString::fromStdString(map->name()))
+          : tr("The label map as DICOM SEG (there is none)"));
+  seg_->setEnabled(map && files > 0);
+  seg_->setChecked(map && files > 0);
+  if (settings_.nodes.empty()) {
+    result_->setText(tr("No DICOM node is set up: <a href=\"#nodes\">add one in Preferences</a>."));
+  } else if (!jobs_->busy()) {
+    result_->clear();
+  }
+  updateButtons();
+}
+
+void SendToPacsDialog::updateButtons() {
+  send_->setEnabled(
+      !jobs_->busy() && nodes_->count() > 0 &&
+      ((series_->isEnabled() && series_->isChecked()) || (seg_->isEnabled() && seg_->isChecked())));
+}
+
+void SendToPacsDialog::send() {
+  const int index = nodes_->currentIndex();
+  const core::VolumePtr image = session_->image();
+  if (index < 0 || index >= static_cast<int>(settings_.nodes.size()) || !image || busy()) {
+    return;
+  }
+  const core::pacs::DicomNode node = settings_.nodes[std::size_t(index)];
+  std::shared_ptr<const core::LabelMap> copy;
+  if (seg_->isEnabled() && seg_->isChecked()) {
+    const auto map = session_->activeMap();
+    copy = map && map->openEdits() == 0 ? session_->readCopy(*map) : nullptr;
+    if (!copy) {
+      result_->setText(tr("Waiting for the label map…"));
+      QTimer::singleShot(kCopyRetryMs, this, &SendToPacsDialog::send);
+      return;
+    }
+  }
+  std::vector<std::filesystem::path> files;
+  if (series_->isEnabled() && series_->isChecked()) {
+    for (const std::string& f : image->info().sourceFiles) {
+      files.emplace_back(f);
+    }
+  }
+  const std::filesystem::path segFile =
+      temp_.isValid() ? std::filesystem::path(temp_.path().toStdString()) /
+                            ("seg-" + std::to_string(QDateTime::currentMSecsSinceEpoch()) + ".dcm")
+                      : std::filesystem::path();
+  const core::pacs::DicomNetworkOptions options = settings_.networkOptions();
+  result_->setText(tr("Sending to %1…").arg(QString::fromStdString(node.label())));
+  jobs_->run<core::pacs::StoreReport>(
+      tr("Sending to %1").arg(QString::fromStdString(node.label())),
+      [node, options, files, copy, image, segFile](core::ProgressSink& progress) mutable {
+        if (copy) {
+          if (segFile.empty()) {
+            throw core::Error(core::ErrorKind::Io, "", "no temporary folder for the DICOM SEG");
+          }
+          core::SubProgress writing(progress, 0, 0.2);
+          core::DicomSegOptions seg;
+          seg.seriesDescription = copy->name();
+          core::writeDicomSeg(*copy, *image, segFile, seg, writing);
+          files.push_back(segFile);
+        }
+        core::SubProgress sending(progress, copy ? 0.2 : 0, 1);
+        core::pacs::StoreReport report = core::pacs::store(node, files, options, sending);
+        std::error_code ignored;
+        std::filesystem::remove(segFile, ignored);
+        return report;
+      },
+      [this, node](core::pacs::StoreReport report) {
+        const QString text = summary(node, report);
+        result_->setText(text);
+        Q_EMIT session_->statusMessage(text.section(QLatin1Char('\n'), 0, 0));
+        Q_EMIT finished(report.failedCount() == 0, text);
+      },
+      [this](const QString& error, bool cancelled) {
+        const QString text = cancelled ? tr("Cancelled; what was sent stays on the node.") : error;
+        result_->setText(text);
+        Q_EMIT finished(false, text);
+      });
+  updateButtons();
+}
+
+}  // namespace delineate::app

@@ -1,0 +1,47 @@
+#pragma once
+// Talking DIMSE to a DICOM node through DCMTK's DcmSCU: C-ECHO (is it there and does it accept
+// us?) and C-STORE (send files: images, SEG, SR). Blocking calls for jobs; every wait is bounded
+// by a timeout, Cancel is honoured between files (and aborts the association), and every failure
+// is a core::Error naming the node and what happened (refused association, wrong AE title, no
+// answer, a file the node rejected).
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/jobs/ProgressSink.h"
+#include "core/pacs/DicomNode.h"
+
+namespace delineate::core::pacs {
+
+struct DicomNetworkOptions {
+  std::string callingAeTitle = "DELINEATE";  // who we are to the node
+  std::chrono::seconds connectTimeout{10};
+  std::chrono::seconds responseTimeout{60};  // ACSE and DIMSE answers
+};
+
+// C-ECHO; returns the round trip in milliseconds. Throws Error(Network) naming the node.
+double echo(const DicomNode& node, const DicomNetworkOptions& options, ProgressSink& progress);
+
+struct StoredFile {
+  std::filesystem::path file;
+  bool stored = false;
+  std::uint16_t status = 0;  // the node's C-STORE response status (0 success, 0xB... warning)
+  std::string message;       // why not, or the warning
+};
+
+struct StoreReport {
+  std::vector<StoredFile> files;
+  std::size_t storedCount() const;
+  std::size_t failedCount() const;
+};
+
+// C-STORE of every file in one association (a presentation context per SOP class and transfer
+// syntax found in the files, with explicit little endian as the fallback the node may pick).
+// A file the node refuses (or that is not DICOM) is reported and the rest still go; an
+// association that cannot be made or breaks throws Error naming the node. Cancel stops between
+// files and throws CancelledError.
+StoreReport store(const DicomNode& node, const std::vector<std::filesystem::path>& files,
+                  const DicomNetworkOptions& options, ProgressSink& progress);
+
+}  // namespace delineate::core::pacs

@@ -1,0 +1,114 @@
+// Sending to a PACS from the real window, against a real one (Debian's Orthanc on 127.0.0.1):
+// a DICOM node set up in Edit > Preferences > DICOM nodes (a wrong field said in its Status,
+// Verify answered), then File > Send to PACS… sends the open CT series and the painted label
+// map as a DICOM SEG; the PACS then holds every slice and the SEG, which refers to that series.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+
+#include "EditingTestSupport.h"
+#include "GuiTestSupport.h"
+#include "app/gui/DicomNodesPage.h"
+#include "app/gui/EditSession.h"
+#include "app/gui/EditingFeature.h"
+#include "app/gui/PacsFeature.h"
+#include "app/gui/PreferencesDialog.h"
+#include "app/gui/SendToPacsDialog.h"
+#include "app/gui/ToolController.h"
+#include "net/OrthancServer.h"
+
+using namespace delineate;
+
+namespace {
+
+struct ForgetNodes {
+  ForgetNodes() { QSettings().remove(QStringLiteral("pacs")); }
+  ~ForgetNodes() { QSettings().remove(QStringLiteral("pacs")); }
+};
+
+class SendToPacsTest : public test::EditingWindowTest {
+ protected:
+  SendToPacsTest() { loadAsDicom_ = true; }
+};
+
+}  // namespace
+
+TEST_F(SendToPacsTest, TheSeriesAndItsSegReachThePacsSetUpInPreferences) {
+  if (!test::OrthancServer::installed()) {
+    GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
+  }
+  ForgetNodes forget;
+  test::OrthancServer pacs(dir_ / "pacs");
+  ASSERT_TRUE(pacs.running());
+
+  // Without a node, the dialog says where to add one.
+  window_->action(QStringLiteral("file.sendToPacs"))->trigger();
+  app::SendToPacsDialog* send = window_->pacs()->dialog();
+  ASSERT_TRUE(send->isVisible());
+  EXPECT_FALSE(send->sendButton()->isEnabled());
+  EXPECT_TRUE(send->resultLabel()->text().contains(QStringLiteral("No DICOM node")));
+
+  // Edit > Preferences > DICOM nodes: add one, a bad port is named, then the right fields.
+  window_->action(QStringLiteral("edit.preferences"))->trigger();
+  app::PreferencesDialog* prefs = editing()->preferencesDialog();
+  prefs->showPage(QStringLiteral("nodes"));
+  app::DicomNodesPage* page = window_->pacs()->nodesPage();
+  ASSERT_NE(page, nullptr);
+  page->addButton()->click();
+  QTableWidget* table = page->table();
+  ASSERT_EQ(table->rowCount(), 1);
+  table->item(0, 0)->setText(QStringLiteral("Reading room"));
+  table->item(0, 1)->setText(QString::fromLatin1(test::OrthancServer::kAeTitle));
+  table->item(0, 2)->setText(QStringLiteral("127.0.0.1"));
+  table->item(0, 3)->setText(QStringLiteral("70000"));
+  EXPECT_TRUE(table->item(0, 4)->text().contains(QStringLiteral("70000"))) << "the port named";
+  table->selectRow(0);
+  EXPECT_FALSE(page->verifyButton()->isEnabled());
+  table->item(0, 3)->setText(QString::number(pacs.dicomPort()));
+  ASSERT_TRUE(page->verifyButton()->isEnabled());
+  page->verifyButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !page->busy(); }, 30000));
+  EXPECT_TRUE(table->item(0, 4)->text().startsWith(QStringLiteral("verified")))
+      << table->item(0, 4)->text().toStdString();
+  prefs->close();
+
+  // Paint, then send the series and the label map.
+  session()->ensureLabelMap();
+  window_->action(QStringLiteral("tool.brush"))->trigger();
+  editing()->tools()->setBrushRadiusMm(4);
+  const core::Vec3 c = centre();
+  stroke(view(0), {c, {c[0] + 6, c[1], c[2]}});
+  ASSERT_TRUE(waitSettled());
+  ASSERT_GT(countLabel(), 0u);
+
+  window_->action(QStringLiteral("file.sendToPacs"))->trigger();
+  ASSERT_EQ(send->nodeBox()->count(), 1) << "the node added in Preferences";
+  EXPECT_TRUE(send->nodeBox()->currentText().startsWith(QStringLiteral("Reading room")));
+  EXPECT_TRUE(send->seriesCheck()->isChecked());
+  EXPECT_TRUE(send->segCheck()->isChecked());
+  const std::size_t slices = session()->image()->info().sourceFiles.size();
+  EXPECT_TRUE(send->seriesCheck()->text().contains(QString::number(slices)));
+  ASSERT_TRUE(send->sendButton()->isEnabled());
+  send->sendButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !send->busy(); }, 120000));
+  const QString result = send->resultLabel()->text();
+  EXPECT_TRUE(result.startsWith(QStringLiteral("Sent %1 file").arg(slices + 1)))
+      << result.toStdString();
+
+  const nlohmann::json series = pacs.get("/series?expand");
+  ASSERT_EQ(series.size(), 2u) << series.dump();
+  std::size_t images = 0, segs = 0;
+  for (const auto& s : series) {
+    const std::string modality = s.at("MainDicomTags").value("Modality", "");
+    (modality == "SEG" ? segs : images) += s.at("Instances").size();
+  }
+  EXPECT_EQ(images, slices);
+  EXPECT_EQ(segs, 1u);
+  EXPECT_EQ(pacs.get("/studies").size(), 1u) << "the SEG is in the series' study";
+}

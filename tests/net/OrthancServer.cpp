@@ -1,0 +1,108 @@
+#include "OrthancServer.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "core/Error.h"
+#include "core/jobs/ProgressSink.h"
+#include "core/net/HttpClient.h"
+#include "core/net/HttpServer.h"
+
+extern char** environ;
+
+namespace delineate::test {
+
+bool OrthancServer::installed() {
+  return ::access(kBinary, X_OK) == 0;
+}
+
+OrthancServer::OrthancServer(const std::filesystem::path& folder,
+                             std::vector<std::string> allowedCallers) {
+  httpPort_ = core::net::freeLocalPort();
+  dicomPort_ = core::net::freeLocalPort();
+  while (dicomPort_ == httpPort_) {
+    dicomPort_ = core::net::freeLocalPort();
+  }
+  std::filesystem::create_directories(folder / "storage");
+  nlohmann::json modalities = nlohmann::json::object();
+  for (const std::string& caller : allowedCallers) {
+    modalities[caller] = {caller, "127.0.0.1", 104};
+  }
+  const nlohmann::json config = {{"Name", "DelineateTestPacs"},
+                                 {"StorageDirectory", (folder / "storage").string()},
+                                 {"IndexDirectory", (folder / "storage").string()},
+                                 {"HttpPort", httpPort_},
+                                 {"RemoteAccessAllowed", false},
+                                 {"AuthenticationEnabled", false},
+                                 {"DicomServerEnabled", true},
+                                 {"DicomAet", kAeTitle},
+                                 {"DicomPort", dicomPort_},
+                                 {"DicomCheckCalledAet", true},
+                                 {"DicomAlwaysAllowEcho", false},
+                                 {"DicomAlwaysAllowStore", false},
+                                 {"DicomCheckModalityHost", true},
+                                 {"DicomModalities", modalities},
+                                 {"Plugins", nlohmann::json::array()},
+                                 {"StableAge", 1},
+                                 {"ConcurrentJobs", 1}};
+  const std::filesystem::path configFile = folder / "orthanc.json";
+  std::ofstream(configFile) << config.dump(2);
+  const std::string log = "--logdir=" + folder.string();
+  std::vector<std::string> argv = {kBinary, log, configFile.string()};
+  std::vector<char*> args;
+  for (std::string& a : argv) {
+    args.push_back(a.data());
+  }
+  args.push_back(nullptr);
+  if (::posix_spawn(&pid_, kBinary, nullptr, nullptr, args.data(), environ) != 0) {
+    pid_ = -1;
+    return;
+  }
+  // Ready when the REST API answers (the DICOM server starts before it).
+  core::NullProgress progress;
+  for (int i = 0; i < 200 && !ready_; ++i) {
+    try {
+      get("/system");
+      ready_ = true;
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+}
+
+OrthancServer::~OrthancServer() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    for (int i = 0; i < 100 && ::waitpid(pid_, &status, WNOHANG) == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, &status, 0);
+  }
+}
+
+core::pacs::DicomNode OrthancServer::node() const {
+  return {"Test PACS", kAeTitle, "127.0.0.1", dicomPort_};
+}
+
+nlohmann::json OrthancServer::get(const std::string& path) const {
+  core::net::HttpRequest request;
+  request.url = "http://127.0.0.1:" + std::to_string(httpPort_) + path;
+  request.connectTimeout = std::chrono::milliseconds(500);
+  request.timeout = std::chrono::milliseconds(10000);
+  core::NullProgress progress;
+  const core::net::HttpResponse r = core::net::makeHttpClient()->send(request, progress);
+  if (!r.ok()) {
+    throw core::Error(core::ErrorKind::Network, request.url, "HTTP " + std::to_string(r.status));
+  }
+  return nlohmann::json::parse(r.body);
+}
+
+}  // namespace delineate::test

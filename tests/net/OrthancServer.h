@@ -1,0 +1,42 @@
+#pragma once
+// A real PACS for the tests: Debian's Orthanc started as its own process with a configuration of
+// the test's own (storage in a temporary folder, free ports). Its HTTP API listens on 127.0.0.1
+// only; its DICOM port (Orthanc has no listen address setting) accepts associations only from
+// the calling AE titles registered here at 127.0.0.1 (DicomCheckModalityHost). Skips the test
+// when Orthanc is not installed.
+#include <sys/types.h>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/pacs/DicomNode.h"
+
+namespace delineate::test {
+
+class OrthancServer {
+ public:
+  static constexpr const char* kAeTitle = "TESTPACS";
+  static constexpr const char* kBinary = "/usr/sbin/Orthanc";
+  static bool installed();
+
+  // `allowedCallers`: the calling AE titles Orthanc accepts (from 127.0.0.1).
+  OrthancServer(const std::filesystem::path& folder,
+                std::vector<std::string> allowedCallers = {"DELINEATE"});
+  ~OrthancServer();
+  OrthancServer(const OrthancServer&) = delete;
+  OrthancServer& operator=(const OrthancServer&) = delete;
+
+  bool running() const { return ready_; }
+  core::pacs::DicomNode node() const;
+  int dicomPort() const { return dicomPort_; }
+  // GET on the REST API (e.g. "/instances"), parsed.
+  nlohmann::json get(const std::string& path) const;
+
+ private:
+  pid_t pid_ = -1;
+  int httpPort_ = 0;
+  int dicomPort_ = 0;
+  bool ready_ = false;
+};
+
+}  // namespace delineate::test
