@@ -6,6 +6,7 @@
 #include "annotation/engine/HoleFilling.h"
 #include "annotation/engine/IntensityModel.h"
 #include "annotation/engine/NoiseEstimate.h"
+#include "annotation/engine/PartialVolumeRim.h"
 #include "annotation/engine/RegionCompetition.h"
 #include "annotation/engine/RoiImage.h"
 
@@ -112,18 +113,17 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
   params.positiveReachMm = options_.positiveReachMm;
   // The noise where the user clicked (the CT's bowel texture elsewhere would inflate it).
   const double noiseSd = estimateNoiseSdNear(image, positives, kSampleRadiusMm);
-  RoiGrid grid;
+  RoiImage roi;
+  IntensityModel model;
   std::vector<std::uint8_t> fg;
   for (int growth = 0;; ++growth) {
     core::SubProgress step(progress, 0.9 * growth / (growth + 1.0),
                            0.9 * (growth + 1) / (growth + 2.0));
-    const RoiImage roi = makeRoiImage(image, box, noiseSd, *cache_, step);
-    grid = roi.grid;
+    roi = makeRoiImage(image, box, noiseSd, *cache_, step);
     // First model: the tissues within a few mm of the positive clicks; then the region found
     // and its shell, until the region stops changing.
-    IntensityModel model =
-        IntensityModel(roi, clicks, options_.bandSd)
-            .refined(roi, ballsAroundPositives(grid, clicks, kSampleRadiusMm), 0);
+    model = IntensityModel(roi, clicks, options_.bandSd)
+                .refined(roi, ballsAroundPositives(roi.grid, clicks, kSampleRadiusMm), 0);
     fg = competeForRegion(roi, model, clicks, params, step);
     for (int r = 0; r < kRefinements; ++r) {
       progress.throwIfCancelled();
@@ -135,12 +135,16 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
         break;
       }
     }
-    const core::VoxelBox next = grownWhereTouching(grid, fg, bounds);
+    const core::VoxelBox next = grownWhereTouching(roi.grid, fg, bounds);
     if (next == box || growth >= kMaxRoiGrowths) {
       break;
     }
     box = next;
   }
+  // The voxels on the edge that are mostly the structure's tissue against a neighbour farther
+  // in value than the one its band stops at (fat or bone beside the spleen).
+  addPartialVolumeRim(fg, roi, model);
+  const RoiGrid& grid = roi.grid;
 
   std::vector<std::size_t> negativeSeeds;
   for (const GuidanceClick& c : clicks) {
