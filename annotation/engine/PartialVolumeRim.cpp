@@ -42,30 +42,28 @@ void addPartialVolumeRim(std::vector<std::uint8_t>& region, const RoiImage& roi,
   const std::vector<float>& v = roi.smooth;
   const std::size_t stride[3] = {1, n[0], n[0] * n[1]};
   // Decided on the region as it was, so that the rim is one layer deep: a voxel half of a
-  // rim voxel is a quarter of the tissue.
+  // rim voxel is a quarter of the tissue. Walked from the region's voxels, which are far fewer
+  // than the region of interest's.
   std::vector<std::size_t> added;
-  std::size_t at = 0;
+  std::size_t q = 0;
   for (std::size_t z = 0; z < n[2]; ++z) {
     for (std::size_t y = 0; y < n[1]; ++y) {
-      for (std::size_t x = 0; x < n[0]; ++x, ++at) {
-        if (region[at]) {
+      for (std::size_t x = 0; x < n[0]; ++x, ++q) {
+        if (!region[q]) {
           continue;
         }
         const std::size_t pos[3] = {x, y, z};
-        bool in = false;
-        for (int axis = 0; axis < 3 && !in; ++axis) {
+        for (int axis = 0; axis < 3; ++axis) {
           const std::size_t s = stride[axis];
-          // The region's voxel q on one side of `at`, two voxels o1, o2 on the other.
-          if (pos[axis] + 1 < n[axis] && pos[axis] >= 2 && region[at + s] && !region[at - s]) {
-            in = isRim(v, model, v[at], at + s, at - s, at - 2 * s);
+          // The voxel p beside q, and o1, o2 beyond it, on either side.
+          if (pos[axis] + 3 < n[axis] && !region[q + s] && !region[q + 2 * s] &&
+              !model.candidate(v[q + s]) && isRim(v, model, v[q + s], q, q + 2 * s, q + 3 * s)) {
+            added.push_back(q + s);
           }
-          if (!in && pos[axis] >= 1 && pos[axis] + 2 < n[axis] && region[at - s] &&
-              !region[at + s]) {
-            in = isRim(v, model, v[at], at - s, at + s, at + 2 * s);
+          if (pos[axis] >= 3 && !region[q - s] && !region[q - 2 * s] &&
+              !model.candidate(v[q - s]) && isRim(v, model, v[q - s], q, q - 2 * s, q - 3 * s)) {
+            added.push_back(q - s);
           }
-        }
-        if (in && !model.candidate(v[at])) {
-          added.push_back(at);
         }
       }
     }

@@ -146,6 +146,7 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
   for (int growth = 0;; ++growth) {
     core::SubProgress step(progress, 0.9 * growth / (growth + 1.0),
                            0.9 * (growth + 1) / (growth + 2.0));
+    roi = {};  // freed first, so that the next region of interest can reuse its memory
     roi = makeRoiImage(image, box, noiseSd, *cache_, step);
     // First model: the tissues within a few mm of the positive clicks; then the region found
     // and its shell, until the region stops changing.
