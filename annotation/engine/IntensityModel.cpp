@@ -19,8 +19,12 @@ constexpr double kMinModeProminence = 0.3;
 // mode between them.
 constexpr double kMergeSd = 30.0;
 // A click is inside a tissue when the cube of this radius (voxels) around it holds that tissue
-// only; a later positive click must be, to add a tissue of its own.
+// only; a later positive click must be, to add a tissue of its own. A structure too small for
+// that cube (a lesion 15 mm across is three 2.5 mm slices, whose outer ones are partial volume)
+// is still inside at its centre when the cube of kSmallInsideReach holds its tissue only and no
+// edge (RoiImage::flat): an edge click's cube always holds one.
 constexpr std::size_t kInsideReach = 2;
+constexpr std::size_t kSmallInsideReach = 1;
 // How far (in noise SDs) a band may reach on a side where no neighbouring tissue shows.
 constexpr double kMaxHillSd = 12.0;
 // A negative click this close to a tissue's value (in noise SDs) is on that tissue.
@@ -65,10 +69,11 @@ std::vector<float> flatValuesAround(const RoiImage& roi, const std::vector<std::
 }
 
 // Whether the cube of radius `reach` around volume voxel v (clipped to the region of interest)
-// holds values within `tolerance` of `value` only: the click lies well inside a tissue, not on
-// an edge, in a thin rim of partial volume or in a texture.
+// holds values within `tolerance` of `value` only (and, with `flatOnly`, no edge voxel): the
+// click lies well inside a tissue, not on an edge, in a thin rim of partial volume or in a
+// texture.
 bool isInsideTissue(const RoiImage& roi, const core::Size3& v, double value, double tolerance,
-                    std::size_t reach) {
+                    std::size_t reach, bool flatOnly) {
   const core::VoxelBox& box = roi.grid.box;
   for (std::size_t k = std::max(v[2], box.lo[2] + reach) - reach;
        k <= v[2] + reach && k < box.hi[2]; ++k) {
@@ -76,7 +81,8 @@ bool isInsideTissue(const RoiImage& roi, const core::Size3& v, double value, dou
          j <= v[1] + reach && j < box.hi[1]; ++j) {
       for (std::size_t i = std::max(v[0], box.lo[0] + reach) - reach;
            i <= v[0] + reach && i < box.hi[0]; ++i) {
-        if (std::abs(roi.smooth[roi.grid.index({i, j, k})] - value) > tolerance) {
+        const std::size_t at = roi.grid.index({i, j, k});
+        if (std::abs(roi.smooth[at] - value) > tolerance || (flatOnly && !roi.flat(at))) {
           return false;
         }
       }
@@ -127,7 +133,8 @@ IntensityModel::IntensityModel(const RoiImage& roi, const std::vector<GuidanceCl
       continue;
     }
     const double v = clickValue(roi, c.voxel);
-    const bool inside = isInsideTissue(roi, c.voxel, v, 2 * core_, kInsideReach);
+    const bool inside = isInsideTissue(roi, c.voxel, v, 2 * core_, kInsideReach, false) ||
+                        isInsideTissue(roi, c.voxel, v, 2 * core_, kSmallInsideReach, true);
     clicks_.push_back({c.voxel, v, c.positive, inside});
     const bool known = std::any_of(tissues_.begin(), tissues_.end(),
                                    [&](const Tissue& t) { return std::abs(v - t.value) <= core_; });

@@ -3,7 +3,8 @@
 //  - Each positive click stands for the value of its 3x3x3 neighbourhood (smoothed image). The
 //    first click founds a tissue; a later one founds another only if its value lies outside
 //    the known tissues' core bands and it sits well inside that tissue (a 5x5x5 cube of like
-//    values); otherwise it is an edge click (partial volume) and widens the band only around
+//    values, or at a small structure's centre a 3x3x3 cube of like values and no edge);
+//    otherwise it is an edge click (partial volume) and widens the band only around
 //    itself (localRanges), or it adds more of a known tissue near itself (foundsTissue false).
 //  - refined() finds the neighbouring tissues as modes of the histogram of the flat voxels
 //    (RoiImage::flat: no partial volume) of a region and the shell around it. Each tissue's band

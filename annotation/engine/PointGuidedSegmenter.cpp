@@ -6,6 +6,7 @@
 #include "annotation/engine/HoleFilling.h"
 #include "annotation/engine/IntensityModel.h"
 #include "annotation/engine/NoiseEstimate.h"
+#include "annotation/engine/PartialVolumeRim.h"
 #include "annotation/engine/RegionCompetition.h"
 #include "annotation/engine/RoiImage.h"
 
@@ -71,6 +72,33 @@ core::VoxelBox grownWhereTouching(const RoiGrid& grid, const std::vector<std::ui
   return out;
 }
 
+std::size_t count(const std::vector<std::uint8_t>& mask) {
+  return std::size_t(std::count(mask.begin(), mask.end(), std::uint8_t{1}));
+}
+
+// Whether the voxels of `larger` that `smaller` lacks are the structure's own tissue: their
+// median smoothed value within two core bands of one of `model`'s tissues. A patch of another
+// tissue taken in (bowel at 30 HU beside the spleen's 52) is not; the rest of a cortical ribbon
+// whose histogram split it in two modes is.
+bool addsOwnTissue(const RoiImage& roi, const std::vector<std::uint8_t>& larger,
+                   const std::vector<std::uint8_t>& smaller, const IntensityModel& model,
+                   double bandSd) {
+  std::vector<float> added;
+  for (std::size_t i = 0; i < larger.size(); ++i) {
+    if (larger[i] && !smaller[i]) {
+      added.push_back(roi.smooth[i]);
+    }
+  }
+  if (added.empty()) {
+    return true;
+  }
+  auto mid = added.begin() + std::ptrdiff_t(added.size() / 2);
+  std::nth_element(added.begin(), mid, added.end());
+  const double reach = 2 * bandSd * roi.smoothNoiseSd;
+  return std::any_of(model.bands().begin(), model.bands().end(),
+                     [&](const IntensityBand& b) { return std::abs(*mid - b.centre) <= reach; });
+}
+
 }  // namespace
 
 std::shared_ptr<SmoothedImageCache> PointGuidedSegmenter::sharedCache() {
@@ -112,35 +140,57 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
   params.positiveReachMm = options_.positiveReachMm;
   // The noise where the user clicked (the CT's bowel texture elsewhere would inflate it).
   const double noiseSd = estimateNoiseSdNear(image, positives, kSampleRadiusMm);
-  RoiGrid grid;
+  RoiImage roi;
+  IntensityModel model;
   std::vector<std::uint8_t> fg;
   for (int growth = 0;; ++growth) {
     core::SubProgress step(progress, 0.9 * growth / (growth + 1.0),
                            0.9 * (growth + 1) / (growth + 2.0));
-    const RoiImage roi = makeRoiImage(image, box, noiseSd, *cache_, step);
-    grid = roi.grid;
+    roi = {};  // freed first, so that the next region of interest can reuse its memory
+    roi = makeRoiImage(image, box, noiseSd, *cache_, step);
     // First model: the tissues within a few mm of the positive clicks; then the region found
     // and its shell, until the region stops changing.
-    IntensityModel model =
-        IntensityModel(roi, clicks, options_.bandSd)
-            .refined(roi, ballsAroundPositives(grid, clicks, kSampleRadiusMm), 0);
+    model = IntensityModel(roi, clicks, options_.bandSd)
+                .refined(roi, ballsAroundPositives(roi.grid, clicks, kSampleRadiusMm), 0);
     fg = competeForRegion(roi, model, clicks, params, step);
+    std::vector<std::uint8_t> before;  // the region one refinement earlier
     for (int r = 0; r < kRefinements; ++r) {
       progress.throwIfCancelled();
-      model = model.refined(roi, fg, kShellVoxels);
-      std::vector<std::uint8_t> next = competeForRegion(roi, model, clicks, params, step);
-      const bool same = next == fg;
-      fg = std::move(next);
-      if (same) {
+      IntensityModel nextModel = model.refined(roi, fg, kShellVoxels);
+      std::vector<std::uint8_t> next = competeForRegion(roi, nextModel, clicks, params, step);
+      if (next == fg) {
+        model = std::move(nextModel);
         break;
       }
+      // Swinging between two regions: the smaller one's shell holds too little of a neighbour
+      // to make a mode, so the next band takes the neighbour in; the larger one holds enough of
+      // it to make a mode, so the band after shuts it out again (the spleen and a patch of
+      // bowel). Which one the last refinement left depended on the number of refinements.
+      // The larger one stays only if what it adds is the structure's own tissue.
+      if (next == before) {
+        const bool nextLarger = count(next) > count(fg);
+        const bool keepLarger = addsOwnTissue(roi, nextLarger ? next : fg, nextLarger ? fg : next,
+                                              nextLarger ? nextModel : model, options_.bandSd);
+        if (keepLarger == nextLarger) {
+          fg = std::move(next);
+          model = std::move(nextModel);
+        }
+        break;
+      }
+      before = std::move(fg);
+      fg = std::move(next);
+      model = std::move(nextModel);
     }
-    const core::VoxelBox next = grownWhereTouching(grid, fg, bounds);
+    const core::VoxelBox next = grownWhereTouching(roi.grid, fg, bounds);
     if (next == box || growth >= kMaxRoiGrowths) {
       break;
     }
     box = next;
   }
+  // The voxels on the edge that are mostly the structure's tissue against a neighbour farther
+  // in value than the one its band stops at (fat or bone beside the spleen).
+  addPartialVolumeRim(fg, roi, model);
+  const RoiGrid& grid = roi.grid;
 
   std::vector<std::size_t> negativeSeeds;
   for (const GuidanceClick& c : clicks) {

@@ -14,8 +14,12 @@
 //     own tissue, or on an edge, cuts off what lies near it and nearer to it than to a positive
 //     click. A sheet (a cortical ribbon) is not opened, and its voxels are judged on the
 //     sharpened image with band edges that follow a bias field; steps 2-3 repeat until the
-//     region settles;
-//  4. cavities filled unless a negative click lies in them; the clicked voxels forced.
+//     region settles (when they swing between two regions, the larger stays only if what it
+//     adds has a tissue's value);
+//  4. the partial-volume rim added: edge voxels that are mostly the structure's tissue against
+//     the neighbour beyond them, when that neighbour lies farther in value than the one the
+//     band stops at (PartialVolumeRim);
+//  5. cavities filled unless a negative click lies in them; the clicked voxels forced.
 // Deterministic: the same image and clicks give the same mask, whatever was segmented before;
 // a click changes the result near it (only a click well inside a new tissue adds that tissue).
 // Thread-safe: one object serves any number of threads.
