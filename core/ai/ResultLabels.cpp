@@ -5,6 +5,8 @@
 #include <type_traits>
 
 #include "core/Error.h"
+#include "core/ai/NiftiLabelBytes.h"
+#include "core/ai/VolumeBytes.h"
 
 namespace delineate::core::ai {
 
@@ -110,6 +112,22 @@ std::shared_ptr<LabelMap> resultLabelMap(const Volume& volume, const ImageGeomet
   }
   labels->bumpVersion();
   return labels;
+}
+
+std::shared_ptr<LabelMap> resultLabelMapFromBytes(
+    const std::string& bytes, const std::string& filename, const ImageGeometry& grid,
+    const std::string& mapName, const ResultLabelNames& names, const std::string& server,
+    ProgressSink& progress) {
+  const std::string extension = fullExtension(filename);
+  if (extension.empty() || extension == ".nii" || extension == ".nii.gz") {
+    if (auto direct =
+            labelMapFromNiftiBytes(bytes, grid, mapName, segmentsFor(names), server, progress)) {
+      return direct;
+    }
+  }
+  const VolumePtr volume =
+      volumeFromBytes(bytes, filename, "the label returned by " + server, progress);
+  return resultLabelMap(*volume, grid, mapName, names, server);
 }
 
 }  // namespace delineate::core::ai

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/ai/MonaiInfo.h"
+#include "core/jobs/ProgressSink.h"
 #include "core/model/LabelMap.h"
 #include "core/model/Volume.h"
 
@@ -26,5 +27,13 @@ struct ResultLabelNames {
 std::shared_ptr<LabelMap> resultLabelMap(const Volume& volume, const ImageGeometry& grid,
                                          const std::string& mapName, const ResultLabelNames& names,
                                          const std::string& server);
+
+// The same from the bytes of the file `filename` a server sent: NIfTI labels exactly on `grid`
+// are read straight into the map (labelMapFromNiftiBytes); anything else through a volume
+// (volumeFromBytes), with the same checks and messages.
+std::shared_ptr<LabelMap> resultLabelMapFromBytes(
+    const std::string& bytes, const std::string& filename, const ImageGeometry& grid,
+    const std::string& mapName, const ResultLabelNames& names, const std::string& server,
+    ProgressSink& progress);
 
 }  // namespace delineate::core::ai

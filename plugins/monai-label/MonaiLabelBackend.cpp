@@ -188,10 +188,9 @@ json MonaiLabelBackend::inferParams(const ai::InferRequest& request, core::Progr
 std::shared_ptr<core::LabelMap> MonaiLabelBackend::labelsFrom(
     const std::string& bytes, const std::string& name, const ai::InferRequest& request,
     const std::vector<ai::MonaiLabel>& names, core::ProgressSink& progress) const {
-  const core::VolumePtr volume =
-      ai::volumeFromBytes(bytes, name, "the label returned by " + config_.url, progress);
   const ai::ResultLabelNames labels{names, request.label.empty() ? request.model : request.label};
-  return ai::resultLabelMap(*volume, request.image->geometry(), request.model, labels, config_.url);
+  return ai::resultLabelMapFromBytes(bytes, name, request.image->geometry(), request.model, labels,
+                                     config_.url, progress);
 }
 
 bool MonaiLabelBackend::resultIsJsonOnly(const ai::InferRequest& request) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <utility>
@@ -47,6 +48,19 @@ void writeMonaiSeeds(const fs::path& folder) {
                  "\n\nNRRD0004\n--q\ncontent-disposition: form-data; name=\"params\"\n\n" +
                      params + "\n--q--\nepilogue");
   writeMonaiSeed(folder / "params", 3, 0, params);
+  // Returned labels on the 8x8x4 grid the harness reads them onto, gzipped and plain.
+  for (const char* name : {"label.nii.gz", "label.nii"}) {
+    ImageGeometry g;
+    g.size = {8, 8, 4};
+    auto voxels = std::make_shared<VoxelBuffer>(ScalarType::UInt8, g.voxelCount());
+    voxels->as<std::uint8_t>()[37] = 1;
+    const fs::path file = folder / name;
+    writeVolumeFile(Volume(g, voxels, {}), file);
+    std::ifstream in(file, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    fs::remove(file);
+    writeMonaiSeed(folder / ("returned-" + std::string(name)), 4, 0, bytes);
+  }
   writeMonaiSeed(folder / "image", 4, 0, image);
   writeMonaiSeed(folder / "info", 3, 0,
                  R"({"name": "radiology", "version": "0.8.1", "labels": ["a", "b"], "models": )"

@@ -3,7 +3,8 @@
 // its first newline, JSON, octet-stream, none, text), byte 1 the HTTP status; the rest is the
 // body, fed to parseInferResponse, parseMultipart, parseMonaiInfo and Clara AIAA's
 // parseAiaaModels, (as a site's file) to parseHangingProtocols, (as a findings file) to
-// parseStudyFindings and, when it is JSON, (as a model's result) to findingsFromInferResult.
+// parseStudyFindings and, when it is JSON, (as a model's result) to findingsFromInferResult,
+// and as a returned label to labelMapFromNiftiBytes (on the 8x8x4 grid of the label seeds).
 // Anything but a core::Error is a finding, and so is a part that points outside the body.
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +19,8 @@
 #include "core/ai/InferResponse.h"
 #include "core/ai/MonaiInfo.h"
 #include "core/ai/Multipart.h"
+#include "core/ai/NiftiLabelBytes.h"
+#include "core/jobs/ProgressSink.h"
 #include "core/mammo/HangingProtocol.h"
 #include "core/mammo/MammoFindings.h"
 
@@ -112,6 +115,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           image.heatmap->values.size() != image.heatmap->columns * image.heatmap->rows) {
         std::abort();
       }
+    }
+  } catch (const core::Error&) {
+  }
+  try {
+    core::ImageGeometry grid;
+    grid.size = {8, 8, 4};
+    core::NullProgress progress;
+    const auto labels =
+        core::ai::labelMapFromNiftiBytes(std::string(body), grid, "fuzz", {}, "fuzz", progress);
+    if (labels && labels->voxelCount() != grid.voxelCount()) {
+      std::abort();
     }
   } catch (const core::Error&) {
   }
