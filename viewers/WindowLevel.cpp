@@ -46,6 +46,9 @@ bool looksLikeCt(const core::Volume& volume) {
 }
 
 std::pair<double, double> percentileRange(const core::Volume& volume, double low, double high) {
+  if (low == 0.5 && high == 99.5) {
+    return volume.displayRange();  // computed once, by the loading job
+  }
   auto values = sampleValues(volume, 1 << 20);
   if (values.empty()) {
     return {0, 1};

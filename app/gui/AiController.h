@@ -110,6 +110,10 @@ class AiController : public QObject {
   void clearClicks();
   void run();
   bool busy() const;
+  // The requests to the current backend (inference, and asking for its models): the AI panel
+  // shows their progress with Cancel.
+  JobRunner* inferJobs() const { return inferJobs_; }
+  JobRunner* infoJobs() const { return infoJobs_; }
   void cancel();
 
   bool hasProposal() const { return interaction_.proposal() != nullptr; }

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/AiController.h"
+#include "app/gui/JobProgressWidget.h"
 #include "app/gui/LabelMappingDialog.h"
 #include "app/gui/ServerSignIn.h"
 #include "app/gui/SignInDialog.h"
@@ -91,6 +92,10 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   layout->addLayout(buttons);
   layout->addWidget(hint);
   layout->addWidget(timings_);
+  // A request under way (an automatic model uploads the whole image; a slow server): its stage,
+  // progress and Cancel. Shown only while one runs.
+  layout->addWidget(new JobProgressWidget(ai_->inferJobs(), this));
+  layout->addWidget(new JobProgressWidget(ai_->infoJobs(), this));
   layout->addStretch(1);
 
   connect(backends_, &QComboBox::activated, ai_, &AiController::setBackend);

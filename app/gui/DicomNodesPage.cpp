@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <chrono>
 
 #include "app/gui/JobRunner.h"
 
@@ -160,7 +161,9 @@ void DicomNodesPage::verifySelected() {
     return;
   }
   const core::pacs::DicomNode node = settings_.nodes[std::size_t(row)];
-  const core::pacs::DicomNetworkOptions options = settings_.networkOptions();
+  core::pacs::DicomNetworkOptions options = settings_.networkOptions();
+  // An echo is answered at once by a node that works: a verify waits 10 s, not a transfer's 60.
+  options.responseTimeout = std::chrono::seconds(10);
   setStatus(row, tr("verifying…"));
   verify_->setEnabled(false);
   jobs_->run<double>(

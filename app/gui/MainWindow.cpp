@@ -384,7 +384,13 @@ bool MainWindow::openImage(const QString& path) {
   const std::string p = path.toStdString();
   jobs_->run<core::OpenedPath>(
       tr("Opening %1").arg(QFileInfo(path).fileName()),
-      [p](core::ProgressSink& progress) { return core::openPath(p, progress); },
+      [p](core::ProgressSink& progress) {
+        core::OpenedPath opened = core::openPath(p, progress);
+        if (opened.volume) {
+          opened.volume->computeStatistics();  // not on the GUI thread when it is shown
+        }
+        return opened;
+      },
       [this, path](core::OpenedPath opened) {
         addRecent(path);
         if (onlyMammograms(opened.scan)) {
@@ -415,7 +421,11 @@ void MainWindow::openSample() {
         core::SubProgress write(progress, 0, 0.7);
         core::sample::ensureDefaultSample(write);
         core::SubProgress open(progress, 0.7, 1);
-        return core::openPath(core::sample::defaultSamplePath(), open);
+        core::OpenedPath opened = core::openPath(core::sample::defaultSamplePath(), open);
+        if (opened.volume) {
+          opened.volume->computeStatistics();
+        }
+        return opened;
       },
       [this](core::OpenedPath opened) {
         const int shown = opened.shownSeries ? static_cast<int>(*opened.shownSeries) : -1;
@@ -441,7 +451,11 @@ void MainWindow::loadSeries(int index) {
   const core::DicomSeries series = *listed;
   jobs_->run<core::VolumePtr>(
       tr("Loading series %1").arg(series.seriesNumber),
-      [series](core::ProgressSink& progress) { return core::loadDicomSeries(series, progress); },
+      [series](core::ProgressSink& progress) {
+        core::VolumePtr volume = core::loadDicomSeries(series, progress);
+        volume->computeStatistics();
+        return volume;
+      },
       [this, index](core::VolumePtr volume) {
         browser_->setCurrent(index);
         showVolume(std::move(volume));

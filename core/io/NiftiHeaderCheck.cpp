@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iomanip>
+#include <sstream>
 #include <string>
 
 #include "core/Error.h"
@@ -56,23 +58,41 @@ T field(const std::string& h, std::size_t offset, bool swap) {
   return v;
 }
 
+std::string compact(double v) {
+  std::ostringstream out;
+  out << std::setprecision(3) << v;
+  return out.str();
+}
+
 // Offsets of the geometry fields: pixdim[8], quatern_b..qoffset_z (6), srow_x/y/z (12).
 template <class Real>
 void checkFields(const std::string& h, bool swap, std::size_t pixdim, std::size_t quatern,
                  std::size_t srow, const std::string& file) {
-  auto finite = [&](std::size_t offset, int count, const char* name) {
-    for (int i = 0; i < count; ++i) {
+  // `limit`: the largest magnitude the field may hold; 0: any finite value.
+  auto finite = [&](std::size_t offset, int first, int count, const char* name, double limit) {
+    for (int i = first; i < first + count; ++i) {
       const double v = field<Real>(h, offset + i * sizeof(Real), swap);
       if (!std::isfinite(v)) {
         throw Error(ErrorKind::InvalidInput, file,
                     std::string("NIfTI header field ") + name + "[" + std::to_string(i) +
                         "] is not a finite number");
       }
+      if (limit > 0 && std::abs(v) > limit) {
+        throw Error(ErrorKind::InvalidInput, file,
+                    std::string("NIfTI header field ") + name + "[" + std::to_string(i) + "] is " +
+                        compact(v) + ", not a plausible size or position");
+      }
     }
   };
-  finite(pixdim, 8, "pixdim");
-  finite(quatern, 6, "quatern/qoffset");
-  finite(srow, 12, "srow");
+  // Sizes and positions over a kilometre are no image of a body. ITK's orientation code (an SVD
+  // in single precision) loops for ever on such values (found by NiftiLoaderFuzzer: a sform
+  // entry of -1.7e38).
+  constexpr double kMaxMm = 1e6;
+  finite(pixdim, 0, 1, "pixdim", 0);
+  finite(pixdim, 1, 3, "pixdim", kMaxMm);
+  finite(pixdim, 4, 4, "pixdim", 0);
+  finite(quatern, 0, 6, "quatern/qoffset", kMaxMm);
+  finite(srow, 0, 12, "srow", kMaxMm);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "core/model/Volume.h"
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "core/Error.h"
 
@@ -36,6 +38,49 @@ std::pair<double, double> Volume::valueRange() const {
     });
   });
   return range_;
+}
+
+std::pair<double, double> Volume::displayRange() const {
+  std::call_once(displayOnce_, [this] {
+    constexpr std::size_t kSamples = std::size_t(1) << 20;
+    const std::size_t n = voxels_->count();
+    if (n == 0) {
+      return;
+    }
+    // An odd stride avoids sampling the same column of every row.
+    std::size_t stride = std::max<std::size_t>(1, n / kSamples);
+    if (stride > 1 && stride % 2 == 0) {
+      ++stride;
+    }
+    std::vector<double> values;
+    values.reserve(n / stride + 1);
+    dispatchScalar(scalarType(), [&](auto t) {
+      using T = decltype(t);
+      const T* p = voxels_->as<T>();
+      for (std::size_t i = 0; i < n; i += stride) {
+        const double v = static_cast<double>(p[i]);
+        if (std::isfinite(v)) {
+          values.push_back(v);
+        }
+      }
+    });
+    if (values.empty()) {
+      return;
+    }
+    auto at = [&](double fraction) {
+      const auto k = static_cast<std::size_t>(fraction * static_cast<double>(values.size() - 1));
+      std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k),
+                       values.end());
+      return values[k];
+    };
+    display_ = {at(0.005), at(0.995)};
+  });
+  return display_;
+}
+
+void Volume::computeStatistics() const {
+  valueRange();
+  displayRange();
 }
 
 }  // namespace delineate::core

@@ -33,6 +33,12 @@ class Volume {
   double valueAt(std::size_t i, std::size_t j, std::size_t k) const;
   // Minimum and maximum voxel value; computed once on first use, thread-safe.
   std::pair<double, double> valueRange() const;
+  // The 0.5th and 99.5th percentiles of the finite values of an evenly strided sample of about
+  // a million voxels: the range an automatic window shows. Computed once, thread-safe.
+  std::pair<double, double> displayRange() const;
+  // Both of the above, computed now: a loading job calls this so that showing the image costs
+  // the GUI thread nothing (on a 512x512x500 CT they take ~0.3 s).
+  void computeStatistics() const;
 
  private:
   ImageGeometry geometry_;
@@ -40,6 +46,8 @@ class Volume {
   VolumeInfo info_;
   mutable std::once_flag rangeOnce_;
   mutable std::pair<double, double> range_{0, 0};
+  mutable std::once_flag displayOnce_;
+  mutable std::pair<double, double> display_{0, 1};
 };
 
 using VolumePtr = std::shared_ptr<const Volume>;

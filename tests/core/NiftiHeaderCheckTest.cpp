@@ -1,5 +1,6 @@
 // Found by NiftiLoaderFuzzer: a NIfTI header with NaN in its orientation made ITK abort the
-// process; it must give an Error naming the file.
+// process, and one with -1.7e38 in its sform made ITK's SVD loop for ever; both must give an
+// Error naming the file.
 #include "core/io/NiftiHeaderCheck.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string niftiWithNan(const TempDir& dir, std::size_t offset) {
+std::string niftiWith(const TempDir& dir, std::size_t offset, float value) {
   ImageGeometry g;
   g.size = {4, 3, 2};
   auto voxels = std::make_shared<VoxelBuffer>(ScalarType::Int16, g.voxelCount());
@@ -29,19 +30,22 @@ std::string niftiWithNan(const TempDir& dir, std::size_t offset) {
   writeVolumeFile(v, plain);
   std::ifstream in(plain, std::ios::binary);
   std::string bytes{std::istreambuf_iterator<char>(in), {}};
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  std::memcpy(bytes.data() + offset, &nan, sizeof nan);
+  std::memcpy(bytes.data() + offset, &value, sizeof value);
   return bytes;
 }
 
-void expectRefused(const fs::path& path) {
+std::string niftiWithNan(const TempDir& dir, std::size_t offset) {
+  return niftiWith(dir, offset, std::numeric_limits<float>::quiet_NaN());
+}
+
+void expectRefused(const fs::path& path, const char* reason = "not a finite number") {
   NullProgress progress;
   try {
     readVolumeFile(path, progress);
     FAIL() << "accepted " << path;
   } catch (const Error& e) {
     EXPECT_EQ(e.where(), path.string());
-    EXPECT_NE(std::string(e.what()).find("not a finite number"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(reason), std::string::npos) << e.what();
   }
 }
 
@@ -84,4 +88,14 @@ TEST(NiftiHeaderCheck, OtherFilesPass) {
   std::ofstream(txt) << "x";
   EXPECT_NO_THROW(checkNiftiHeader(txt));
   EXPECT_NO_THROW(checkNiftiHeader(dir / "missing.nii"));
+}
+
+TEST(NiftiHeaderCheck, AHugeSformEntryIsAnErrorNotAnEndlessLoop) {
+  TempDir dir;
+  const fs::path nii = dir / "huge.nii";
+  std::ofstream(nii, std::ios::binary) << niftiWith(dir, 288, -1.7014118e38f);  // srow_x[2]
+  expectRefused(nii, "srow[2] is");
+  const fs::path far = dir / "far.nii";
+  std::ofstream(far, std::ios::binary) << niftiWith(dir, 268, 5e6f);  // qoffset_x: 5 km
+  expectRefused(far, "not a plausible size or position");
 }
