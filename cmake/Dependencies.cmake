@@ -1,6 +1,6 @@
 # Third-party packages, all from Debian 12.
 find_package(ITK 5.2 REQUIRED COMPONENTS
-  ITKCommon ITKIOImageBase ITKIONIFTI ITKIONRRD ITKIOMeta ITKIOGDCM ITKImageIntensity
+  ITKCommon ITKIOImageBase ITKIONIFTI ITKNIFTI ITKIONRRD ITKIOMeta ITKIOGDCM ITKImageIntensity
   ITKImageFilterBase ITKThresholding ITKSmoothing ITKImageGrid ITKRegionGrowing ITKDistanceMap
   ITKLabelMap ITKMathematicalMorphology ITKBinaryMathematicalMorphology ITKConnectedComponents)
 include(${ITK_USE_FILE})

@@ -67,7 +67,7 @@ bool Autosaver::saveNow() {
       tr("Autosaving %1").arg(QFileInfo(path).fileName()),
       [copy, file](core::ProgressSink& progress) {
         progress.throwIfCancelled();
-        core::writeLabelMapFiles(*copy, file);  // atomic: the old file stays on failure
+        core::writeLabelMapFiles(*copy, file, progress);  // atomic: the old file stays on failure
         return true;
       },
       [this, weak, state, path](bool) {

@@ -129,7 +129,7 @@ void LabelFileController::openLabelMap(const QString& path, OnGridMismatch onMis
       tr("Opening %1").arg(QFileInfo(path).fileName()),
       [file](core::ProgressSink& progress) {
         progress.throwIfCancelled();
-        return std::make_shared<core::LabelMap>(core::readLabelMapFiles(file));
+        return std::make_shared<core::LabelMap>(core::readLabelMapFiles(file, nullptr, progress));
       },
       [this, path, onMismatch](std::shared_ptr<core::LabelMap> map) {
         const std::string diff = map->geometry().differenceFrom(session_->image()->geometry());
@@ -220,7 +220,8 @@ bool LabelFileController::saveTo(const QString& path) {
       tr("Saving %1").arg(QFileInfo(path).fileName()),
       [source, file](core::ProgressSink& progress) {
         progress.throwIfCancelled();
-        core::writeLabelMapFiles(*source, file);  // atomic: the old file stays on failure
+        // Atomic: the old file stays on failure or Cancel.
+        core::writeLabelMapFiles(*source, file, progress);
         return true;
       },
       [this, source, path](bool) {

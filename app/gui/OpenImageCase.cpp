@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/io/LabelMapFileIO.h"
+#include "core/io/NiftiWriter.h"
 #include "core/io/VolumeFileIO.h"
 
 namespace delineate::app {
@@ -18,14 +19,14 @@ core::upload::DatasetCase writeOpenImageCase(
   }
   core::upload::DatasetCase picked;
   picked.image = folder / (stem + ".nii.gz");
-  progress.report(0, "writing the image");
-  core::writeVolumeFile(image, picked.image);
+  core::SubProgress writingImage(progress, 0, 0.5);
+  core::writeNiftiFile(image, picked.image, writingImage);
   for (std::size_t i = 0; i < maps.size(); ++i) {
-    progress.throwIfCancelled();
-    progress.report(0.5 + 0.5 * double(i) / double(maps.size()), "writing the label maps");
+    const double share = 0.5 / double(maps.size());
+    core::SubProgress writingLabels(progress, 0.5 + share * double(i), 0.5 + share * double(i + 1));
     const auto file =
         folder / (stem + "_labels" + (i == 0 ? "" : std::to_string(i + 1)) + ".nii.gz");
-    core::writeLabelMapFiles(*maps[i], file);
+    core::writeLabelMapFiles(*maps[i], file, writingLabels);
     picked.labels.push_back(file);
   }
   progress.report(1, "written");

@@ -43,6 +43,9 @@ class ByteSource {
 
   // Fills out[0, n) or throws naming the server (the answer ended early or is corrupt).
   void read(unsigned char* out, std::size_t n) {
+    if (n == 0) {
+      return;  // (memcpy with a null pointer is undefined even for no bytes)
+    }
     if (!gz_) {
       if (n > left_) {
         ended();

@@ -10,6 +10,7 @@
 
 #include "core/Error.h"
 #include "core/io/AtomicFile.h"
+#include "core/io/NiftiWriter.h"
 #include "core/io/SegmentTableJson.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/jobs/ProgressSink.h"
@@ -63,13 +64,24 @@ fs::path segmentTablePathFor(const fs::path& image) {
 }
 
 void writeLabelMapFiles(const LabelMap& labels, const fs::path& image) {
+  NullProgress quiet;
+  writeLabelMapFiles(labels, image, quiet);
+}
+
+void writeLabelMapFiles(const LabelMap& labels, const fs::path& image, ProgressSink& progress) {
   VolumeInfo info;
   info.modality = "OT";
   info.seriesDescription = labels.name();
   // The volume only reads the voxels; it shares the label map's buffer instead of copying it.
   const Volume volume(labels.geometry(),
                       std::const_pointer_cast<VoxelBuffer>(labels.sharedVoxels()), std::move(info));
-  writeVolumeFile(volume, image);
+  const std::string name = image.filename().string();
+  if (name.ends_with(".nii") || name.ends_with(".nii.gz")) {
+    writeNiftiFile(volume, image, progress);
+  } else {
+    progress.throwIfCancelled();
+    writeVolumeFile(volume, image);
+  }
   const fs::path table = segmentTablePathFor(image);
   const fs::path tmp = temporarySiblingPath(table);
   {
@@ -86,7 +98,12 @@ void writeLabelMapFiles(const LabelMap& labels, const fs::path& image) {
 
 LabelMap readLabelMapFiles(const fs::path& image, const ImageGeometry* expected) {
   NullProgress quiet;
-  const VolumePtr volume = readVolumeFile(image, quiet);
+  return readLabelMapFiles(image, expected, quiet);
+}
+
+LabelMap readLabelMapFiles(const fs::path& image, const ImageGeometry* expected,
+                           ProgressSink& progress) {
+  const VolumePtr volume = readVolumeFile(image, progress);
   const std::string where = image.string();
   if (expected) {
     if (const std::string diff = volume->geometry().differenceFrom(*expected); !diff.empty()) {

@@ -15,6 +15,7 @@
 #include "core/io/ItkView.h"
 #include "core/io/NiftiGzReader.h"
 #include "core/io/NiftiHeaderCheck.h"
+#include "core/io/NiftiWriter.h"
 #include "core/io/WrittenVolumeCheck.h"
 
 namespace delineate::core {
@@ -236,6 +237,11 @@ void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress) 
   if (!isVolumeFile(path)) {
     throw Error(ErrorKind::Unsupported, path.string(),
                 "unknown output format; use .nii, .nii.gz, .nrrd or .mha");
+  }
+  if (endsWith(name, ".nii") || endsWith(name, ".nii.gz")) {
+    NullProgress quiet;
+    writeNiftiFile(volume, path, quiet);  // ours: ISA-L deflate, every write checked
+    return;
   }
   const bool gz = endsWith(name, ".gz") || (compress && !endsWith(name, ".nii"));
   const fs::path tmp = temporarySiblingPath(path);

@@ -119,6 +119,12 @@ class MammoReadingTest : public ::testing::Test {
     if (!mammo()->open(paths, layout)) {
       return false;
     }
+    // The reading view is laid out by posted events: measure the viewports only once every size
+    // is final (a loaded machine may decode the images before the layout has run).
+    for (int i = 0; i < 5; ++i) {
+      QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+      QCoreApplication::processEvents();
+    }
     return waitUntil([this] { return mammo()->settled(); }, 60000);
   }
 

@@ -1,0 +1,19 @@
+#pragma once
+// NIfTI-1 written by the project itself: .nii, or .nii.gz deflated by ISA-L at its level 1 (label
+// maps and images compress about as well as with zlib's default level, several times faster). In
+// slabs, with progress and Cancel; every write checked, so a full disk is an Error naming the
+// file; atomically (a temporary sibling renamed over the target), so the previous file stays on
+// any failure. The header states the grid as both qform and sform (scanner-anatomical), as ITK
+// writes it, so that ITK, 3D Slicer, ITK-SNAP and nibabel read the same grid.
+#include <filesystem>
+
+#include "core/jobs/ProgressSink.h"
+#include "core/model/Volume.h"
+
+namespace delineate::core {
+
+// `path` ends in .nii or .nii.gz. Throws Error naming `path`, CancelledError when cancelled.
+void writeNiftiFile(const Volume& volume, const std::filesystem::path& path,
+                    ProgressSink& progress);
+
+}  // namespace delineate::core

@@ -1,0 +1,133 @@
+// NIfTI written by the project's own writer and read back through ITK: every scalar type on an
+// oblique, anisotropic, left-handed grid gives the same grid and the same voxels, .nii and
+// .nii.gz; Cancel leaves the previous file as it was; a disk that refuses more bytes is an
+// Error naming the file, and nothing half-written is left behind.
+#include "core/io/NiftiWriter.h"
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <cstring>
+#include <fstream>
+
+#include "DicomTestSupport.h"
+#include "TempDir.h"
+#include "core/Error.h"
+#include "core/io/LabelMapFileIO.h"
+#include "core/io/VolumeFileIO.h"
+
+using namespace delineate::core;
+using delineate::test::fixedInfo;
+using delineate::test::makeVolume;
+using delineate::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Rotated about an oblique axis, anisotropic, and with the third axis flipped (a left-handed
+// voxel order, which NIfTI stores with qfac -1).
+ImageGeometry awkwardGrid() {
+  ImageGeometry g;
+  g.size = {19, 13, 7};
+  g.spacing = {0.6, 0.9, 3.0};
+  g.origin = {-40.25, 17.5, -102};
+  const double c = std::cos(0.4), s = std::sin(0.4);
+  // Rotation about z, then about x by the same angle; the last column negated.
+  g.direction = {c, -s * c, -s * s, s, c * c, c * s, 0, -s, c};
+  for (int row = 0; row < 3; ++row) {
+    g.direction[std::size_t(row * 3 + 2)] *= -1;
+  }
+  return g;
+}
+
+class CountingProgress : public ProgressSink {
+ public:
+  void report(double, std::string_view) override { ++reports; }
+  bool cancelled() const override { return reports >= cancelAfter; }
+  int reports = 0;
+  int cancelAfter = 1 << 30;
+};
+
+}  // namespace
+
+TEST(NiftiWriter, EveryTypeReadsBackThroughItkOnTheSameGrid) {
+  TempDir dir;
+  const ImageGeometry g = awkwardGrid();
+  for (ScalarType type :
+       {ScalarType::UInt8, ScalarType::Int8, ScalarType::UInt16, ScalarType::Int16,
+        ScalarType::UInt32, ScalarType::Int32, ScalarType::Float32, ScalarType::Float64}) {
+    const VolumePtr v =
+        makeVolume(type, g, fixedInfo("MR"), [](std::size_t i, std::size_t j, std::size_t k) {
+          return double((i * 3 + j * 5 + k * 7) % 100);
+        });
+    for (const char* name : {"v.nii", "v.nii.gz"}) {
+      SCOPED_TRACE(std::string(toString(type)) + " " + name);
+      NullProgress progress;
+      writeNiftiFile(*v, dir / name, progress);
+      const VolumePtr back = readVolumeFile(dir / name, progress);
+      EXPECT_EQ(back->scalarType(), type);
+      EXPECT_EQ(back->geometry().differenceFrom(g), "");
+      ASSERT_EQ(back->voxels().bytes(), v->voxels().bytes());
+      EXPECT_EQ(std::memcmp(back->voxels().data(), v->voxels().data(), v->voxels().bytes()), 0);
+    }
+  }
+  EXPECT_LT(fs::file_size(dir / "v.nii.gz"), fs::file_size(dir / "v.nii"));
+}
+
+TEST(NiftiWriter, CancelLeavesThePreviousFileAsItWas) {
+  TempDir dir;
+  ImageGeometry g;
+  g.size = {256, 256, 160};  // 20 MB of uint16: several slabs
+  LabelMap map("big", g);
+  map.mutableData()[12345] = 3;
+  const fs::path file = dir / "labels.nii.gz";
+  writeLabelMapFiles(map, file);
+  const auto before = fs::file_size(file);
+  map.mutableData()[54321] = 4;
+  CountingProgress cancel;
+  cancel.cancelAfter = 2;
+  EXPECT_THROW(writeLabelMapFiles(map, file, cancel), CancelledError);
+  EXPECT_EQ(fs::file_size(file), before);
+  EXPECT_EQ(readLabelMapFiles(file).data()[54321], 0) << "the previous file";
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path())) {
+    ++entries;
+  }
+  EXPECT_EQ(entries, 2u) << "the label file and its segment table; no temporary left";
+
+  CountingProgress counted;
+  writeLabelMapFiles(map, file, counted);
+  EXPECT_GE(counted.reports, 4) << "progress while writing";
+  EXPECT_EQ(readLabelMapFiles(file).data()[54321], 4);
+}
+
+TEST(NiftiWriter, ADiskThatRefusesMoreBytesIsAnErrorNamingTheFile) {
+  TempDir dir;
+  ImageGeometry g;
+  g.size = {64, 64, 32};
+  const VolumePtr v = makeVolume(ScalarType::Int16, g, fixedInfo("CT"),
+                                 [](std::size_t i, std::size_t j, std::size_t k) {
+                                   return double((i * 7919 + j * 104729 + k * 1299709) % 30000);
+                                 });
+  const fs::path file = dir / "ct.nii.gz";
+  // The kernel refuses to grow any file past 4 KiB: what a full disk looks like to a writer.
+  std::signal(SIGXFSZ, SIG_IGN);
+  rlimit old{};
+  ::getrlimit(RLIMIT_FSIZE, &old);
+  rlimit small = old;
+  small.rlim_cur = 4096;
+  ::setrlimit(RLIMIT_FSIZE, &small);
+  std::string error;
+  try {
+    NullProgress progress;
+    writeNiftiFile(*v, file, progress);
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  EXPECT_NE(error.find(file.string()), std::string::npos) << error;
+  EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "nothing half-written left";
+}
