@@ -45,6 +45,8 @@ delineate_guide_image(uploading --layout 1x3 --show ai.uploadDataset --show "Add
   ${guide_sample}/brain-mr/brain-mr.nii.gz)
 delineate_guide_image(preferences --layout 2x2 --show edit.preferences
   --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz ${guide_sample}/brain-mr/brain-mr.nii.gz)
+delineate_guide_image(deidentification --layout 2x2 --show edit.preferences
+  --show De-identification ${guide_sample}/brain-mr/brain-mr.nii.gz)
 add_custom_target(delineate_user_guide ALL DEPENDS ${guide_pngs})
 
 install(DIRECTORY ${DELINEATE_GUIDE_IMAGES}/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/guide/images)

@@ -133,8 +133,9 @@ std::string usageText() {
          "After a crash the next start offers the unsaved label map; --recover takes the\n"
          "newest without asking, --no-recover leaves it for later.\n"
          "--show, in order before the screenshot: raises a panel (aiDock, segmentsDock, ...),\n"
-         "runs a command (ai.uploadDataset, report.measurements, ...) or clicks a button by\n"
-         "its text; a dialog it opens is drawn over the window in the picture.\n"
+         "runs a command (ai.uploadDataset, report.measurements, ...), clicks a button by\n"
+         "its text or turns to a dialog's tab by its title; a dialog it opens is drawn over\n"
+         "the window in the picture.\n"
          "--plugins lists where AI-backend plugins are looked for (DELINEATE_PLUGIN_PATH\n"
          "first) and which were loaded or refused, and why.\n";
 }

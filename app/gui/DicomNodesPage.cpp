@@ -16,7 +16,7 @@ namespace delineate::app {
 
 namespace {
 
-enum Column { Name, AeTitle, Host, Port, Status, ColumnCount };
+enum Column { Name, AeTitle, Host, Port, Status, Deidentify, ColumnCount };
 
 QString text(const std::string& s) {
   return QString::fromStdString(s);
@@ -36,11 +36,15 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
   setObjectName(QStringLiteral("nodes"));
   table_->setObjectName(QStringLiteral("dicomNodes"));
   table_->setHorizontalHeaderLabels(
-      {tr("Name"), tr("AE title"), tr("Host"), tr("Port"), tr("Status")});
+      {tr("Name"), tr("AE title"), tr("Host"), tr("Port"), tr("Status"), tr("De-identify")});
+  table_->horizontalHeaderItem(Deidentify)
+      ->setToolTip(tr("A research archive: what is sent is de-identified first (see the "
+                      "De-identification page)"));
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setSectionResizeMode(Status, QHeaderView::Stretch);
+  table_->horizontalHeader()->setSectionResizeMode(Deidentify, QHeaderView::ResizeToContents);
   calling_->setObjectName(QStringLiteral("callingAeTitle"));
   calling_->setMaxLength(16);
   calling_->setText(text(settings_.callingAeTitle));
@@ -55,7 +59,8 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
   own->addRow(tr("This workstation's AE title"), calling_);
   auto* note = new QLabel(tr("File > Send to PACS sends the open series and its segmentation "
                              "(DICOM SEG) to one of these nodes. The node must know this "
-                             "workstation's AE title and address."),
+                             "workstation's AE title and address. Mark a research archive "
+                             "\"De-identify\": what goes there is de-identified first."),
                           this);
   note->setWordWrap(true);
   auto* layout = new QVBoxLayout(this);
@@ -118,6 +123,10 @@ void DicomNodesPage::rebuild() {
     auto* status = new QTableWidgetItem(n.problem() ? text(*n.problem()) : tr("not verified"));
     status->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     table_->setItem(row, Status, status);
+    auto* deidentify = new QTableWidgetItem;
+    deidentify->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+    deidentify->setCheckState(n.deidentify ? Qt::Checked : Qt::Unchecked);
+    table_->setItem(row, Deidentify, deidentify);
   }
   rebuilding_ = false;
   updateButtons();
@@ -135,6 +144,8 @@ void DicomNodesPage::readRow(int row) {
   n.name = cell(Name);
   n.aeTitle = cell(AeTitle);
   n.host = cell(Host);
+  const QTableWidgetItem* deidentify = table_->item(row, Deidentify);
+  n.deidentify = deidentify != nullptr && deidentify->checkState() == Qt::Checked;
   bool ok = false;
   n.port = QString::fromStdString(cell(Port)).toInt(&ok);
   if (!ok) {

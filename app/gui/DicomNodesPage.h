@@ -1,6 +1,7 @@
 #pragma once
 // Edit > Preferences > DICOM nodes: the PACS and other DICOM nodes this workstation sends to
-// (name, AE title, host, port; edited in the table), this workstation's own AE title, and Verify
+// (name, AE title, host, port, and whether what is sent is de-identified first; edited in the
+// table), this workstation's own AE title, and Verify
 // (C-ECHO, a job) with the answer in the node's Status column. A node with a wrong field says
 // which. Changes are kept at once.
 #include <QWidget>

@@ -4,6 +4,7 @@
 #include <QMenu>
 
 #include "app/gui/CommandRegistry.h"
+#include "app/gui/DeidentificationPage.h"
 #include "app/gui/DicomNodesPage.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
@@ -23,6 +24,7 @@ PacsFeature::PacsFeature(QWidget* window, CommandRegistry* commands, EditingFeat
     });
     return page_;
   });
+  editing_->addPreferencesPage(tr("De-identification"), [] { return new DeidentificationPage; });
   connect(commands_->add(QStringLiteral("file.sendToPacs"), tr("Send to &PACS…")),
           &QAction::triggered, this, &PacsFeature::showDialog);
 }

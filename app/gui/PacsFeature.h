@@ -1,6 +1,6 @@
 #pragma once
 // Sending to a PACS from the workstation window: File > Send to PACS… (file.sendToPacs), and the
-// DICOM nodes page of Edit > Preferences. MainWindow owns one.
+// DICOM nodes and De-identification pages of Edit > Preferences. MainWindow owns one.
 #include <QObject>
 
 class QMenu;

@@ -27,6 +27,7 @@ PreferencesDialog::PreferencesDialog(AiController* ai, QWidget* parent)
     : QDialog(parent), pages_(new QTabWidget(this)) {
   setObjectName(QStringLiteral("preferencesDialog"));
   setWindowTitle(tr("Preferences"));
+  pages_->setUsesScrollButtons(false);  // the dialog is as wide as every page's title
   pages_->addTab(generalPage(), tr("General"));
   pages_->addTab(editingPage(), tr("Editing"));
   if (ai != nullptr) {

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QPainter>
 #include <QProgressBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
@@ -172,8 +173,18 @@ bool ScreenshotRunner::applyShow(const QString& name) {
       return true;
     }
   }
-  finish(2,
-         QStringLiteral("--show %1: no panel, command or enabled button of that name").arg(name));
+  // A page of a dialog's tabs (Preferences' "DICOM nodes"), by its title.
+  for (QTabWidget* tabs : window_->findChildren<QTabWidget*>()) {
+    for (int i = 0; tabs->isVisible() && i < tabs->count(); ++i) {
+      if (tabs->tabText(i).remove(QLatin1Char('&')) == name) {
+        tabs->setCurrentIndex(i);
+        return true;
+      }
+    }
+  }
+  finish(
+      2,
+      QStringLiteral("--show %1: no panel, command, enabled button or tab of that name").arg(name));
   return false;
 }
 

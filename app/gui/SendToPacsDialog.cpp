@@ -9,12 +9,16 @@
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <optional>
 
+#include "app/gui/DeidSettings.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
+#include "core/deid/ReidentificationMap.h"
 #include "core/io/DicomSegWriter.h"
 #include "core/model/LabelMap.h"
+#include "core/pacs/DeidentifiedStore.h"
 #include "core/pacs/DicomNetwork.h"
 
 namespace delineate::app {
@@ -55,6 +59,7 @@ SendToPacsDialog::SendToPacsDialog(EditSession* session, QWidget* parent)
       nodes_(new QComboBox(this)),
       series_(new QCheckBox(this)),
       seg_(new QCheckBox(this)),
+      deidentify_(new QCheckBox(tr("De-identify first (for a research archive)"), this)),
       result_(new QLabel(this)),
       send_(new QPushButton(tr("Send"), this)),
       jobs_(new JobRunner(this)),
@@ -71,6 +76,7 @@ SendToPacsDialog::SendToPacsDialog(EditSession* session, QWidget* parent)
   form->addRow(tr("To"), nodes_);
   form->addRow(series_);
   form->addRow(seg_);
+  form->addRow(deidentify_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
   buttons->addButton(send_, QDialogButtonBox::ActionRole);
   auto* layout = new QVBoxLayout(this);
@@ -82,6 +88,11 @@ SendToPacsDialog::SendToPacsDialog(EditSession* session, QWidget* parent)
   connect(send_, &QPushButton::clicked, this, &SendToPacsDialog::send);
   connect(series_, &QCheckBox::toggled, this, &SendToPacsDialog::updateButtons);
   connect(seg_, &QCheckBox::toggled, this, &SendToPacsDialog::updateButtons);
+  deidentify_->setObjectName(QStringLiteral("pacsDeidentify"));
+  deidentify_->setToolTip(
+      tr("The files are de-identified on this workstation by the options of "
+         "Edit > Preferences > De-identification; only the copies are sent"));
+  connect(nodes_, &QComboBox::currentIndexChanged, this, &SendToPacsDialog::followNode);
   connect(result_, &QLabel::linkActivated, this, [this] { Q_EMIT nodesWanted(); });
   connect(jobs_, &JobRunner::finished, this, &SendToPacsDialog::updateButtons);
   refresh();
@@ -104,6 +115,7 @@ void SendToPacsDialog::refresh() {
     nodes_->addItem(QString::fromStdString(n.label()));
   }
   nodes_->setCurrentIndex(std::max(0, nodes_->findText(chosen)));
+  followNode();
   const core::VolumePtr image = session_->image();
   const std::size_t files = image ? image->info().sourceFiles.size() : 0;
   series_->setText(files > 0 ? tr("The image series (%n file(s))", nullptr, int(files))
@@ -122,6 +134,12 @@ void SendToPacsDialog::refresh() {
     result_->clear();
   }
   updateButtons();
+}
+
+void SendToPacsDialog::followNode() {
+  const int index = nodes_->currentIndex();
+  deidentify_->setChecked(index >= 0 && index < static_cast<int>(settings_.nodes.size()) &&
+                          settings_.nodes[std::size_t(index)].deidentify);
 }
 
 void SendToPacsDialog::updateButtons() {
@@ -158,10 +176,16 @@ void SendToPacsDialog::send() {
                             ("seg-" + std::to_string(QDateTime::currentMSecsSinceEpoch()) + ".dcm")
                       : std::filesystem::path();
   const core::pacs::DicomNetworkOptions options = settings_.networkOptions();
+  std::optional<DeidSettings> deid;
+  if (deidentify_->isChecked()) {
+    deid = DeidSettings::load();
+  }
+  const std::filesystem::path work = segFile.parent_path();
   result_->setText(tr("Sending to %1…").arg(QString::fromStdString(node.label())));
   jobs_->run<core::pacs::StoreReport>(
       tr("Sending to %1").arg(QString::fromStdString(node.label())),
-      [node, options, files, copy, image, segFile](core::ProgressSink& progress) mutable {
+      [node, options, files, copy, image, segFile, deid,
+       work](core::ProgressSink& progress) mutable {
         if (copy) {
           if (segFile.empty()) {
             throw core::Error(core::ErrorKind::Io, "", "no temporary folder for the DICOM SEG");
@@ -173,7 +197,17 @@ void SendToPacsDialog::send() {
           files.push_back(segFile);
         }
         core::SubProgress sending(progress, copy ? 0.2 : 0, 1);
-        core::pacs::StoreReport report = core::pacs::store(node, files, options, sending);
+        core::pacs::StoreReport report;
+        if (deid) {
+          if (work.empty()) {
+            throw core::Error(core::ErrorKind::Io, "", "no temporary folder for the copies");
+          }
+          core::deid::ReidentificationMap map(deid->mapFile());
+          report = core::pacs::storeDeidentified(node, files, options, deid->options, map, work,
+                                                 sending);
+        } else {
+          report = core::pacs::store(node, files, options, sending);
+        }
         std::error_code ignored;
         std::filesystem::remove(segFile, ignored);
         return report;

@@ -2,8 +2,9 @@
 // File > Send to PACS…: sends the open image's DICOM series and/or the active label map as a DICOM
 // SEG (written from a copy, so editing goes on) to a DICOM node of Edit > Preferences > DICOM
 // nodes, by C-STORE in a job with progress and Cancel. The result names the node and every file
-// it refused. An image not read from DICOM has no series to send (and no SEG: a SEG refers to
-// the images it was drawn on).
+// it refused. To a node marked "De-identify" (a research archive) only de-identified copies go
+// (Edit > Preferences > De-identification); the check box shows it. An image not read from DICOM
+// has no series to send (and no SEG: a SEG refers to the images it was drawn on).
 #include <QDialog>
 #include <QTemporaryDir>
 
@@ -35,6 +36,8 @@ class SendToPacsDialog : public QDialog {
   QComboBox* nodeBox() const { return nodes_; }
   QCheckBox* seriesCheck() const { return series_; }
   QCheckBox* segCheck() const { return seg_; }
+  // Follows the chosen node's "De-identify"; the user may turn it on for any node.
+  QCheckBox* deidentifyCheck() const { return deidentify_; }
   QPushButton* sendButton() const { return send_; }
   QLabel* resultLabel() const { return result_; }
   JobRunner* jobs() const { return jobs_; }
@@ -46,12 +49,14 @@ class SendToPacsDialog : public QDialog {
 
  private:
   void updateButtons();
+  void followNode();
 
   EditSession* session_;
   DicomNodeSettings settings_;
   QComboBox* nodes_;
   QCheckBox* series_;
   QCheckBox* seg_;
+  QCheckBox* deidentify_;
   QLabel* result_;
   QPushButton* send_;
   JobRunner* jobs_;

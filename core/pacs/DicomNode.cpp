@@ -43,7 +43,11 @@ std::optional<std::string> DicomNode::problem() const {
 }
 
 nlohmann::json DicomNode::toJson() const {
-  return {{"name", name}, {"aeTitle", aeTitle}, {"host", host}, {"port", port}};
+  return {{"name", name},
+          {"aeTitle", aeTitle},
+          {"host", host},
+          {"port", port},
+          {"deidentify", deidentify}};
 }
 
 DicomNode DicomNode::fromJson(const nlohmann::json& j) {
@@ -60,6 +64,8 @@ DicomNode DicomNode::fromJson(const nlohmann::json& j) {
   n.host = text("host");
   const auto port = j.find("port");
   n.port = port != j.end() && port->is_number_integer() ? port->get<int>() : 0;
+  const auto deidentify = j.find("deidentify");
+  n.deidentify = deidentify != j.end() && deidentify->is_boolean() && deidentify->get<bool>();
   return n;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A DICOM node (a PACS, a workstation, a research archive) this workstation talks DIMSE to: its
-// name for people, its Application Entity title, host and port. Checked before use, with a
+// name for people, its Application Entity title, host and port, and whether what is sent to it
+// must be de-identified. Checked before use, with a
 // message saying which field is wrong; kept as JSON in the settings.
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -13,6 +14,9 @@ struct DicomNode {
   std::string aeTitle;  // the called AE title, 1-16 characters of the default repertoire
   std::string host;
   int port = 104;
+  // A research archive rather than the hospital's PACS: what is sent to it is de-identified
+  // first (the options of Edit > Preferences > De-identification).
+  bool deidentify = false;
 
   // "Reading room PACS (ORTHANC@pacs.local:4242)", for messages.
   std::string label() const;

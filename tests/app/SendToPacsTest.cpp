@@ -2,18 +2,23 @@
 // a DICOM node set up in Edit > Preferences > DICOM nodes (a wrong field said in its Status,
 // Verify answered), then File > Send to PACS… sends the open CT series and the painted label
 // map as a DICOM SEG; the PACS then holds every slice and the SEG, which refers to that series.
+// A node marked "De-identify" gets only pseudonymous copies made with the options of
+// Edit > Preferences > De-identification, and the SEG still belongs to the copied series.
 #include <gtest/gtest.h>
 
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
 
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
+#include "app/gui/DeidSettings.h"
+#include "app/gui/DeidentificationPage.h"
 #include "app/gui/DicomNodesPage.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
@@ -111,4 +116,77 @@ TEST_F(SendToPacsTest, TheSeriesAndItsSegReachThePacsSetUpInPreferences) {
   EXPECT_EQ(images, slices);
   EXPECT_EQ(segs, 1u);
   EXPECT_EQ(pacs.get("/studies").size(), 1u) << "the SEG is in the series' study";
+}
+
+TEST_F(SendToPacsTest, ToANodeMarkedDeidentifyOnlyPseudonymousCopiesGoAndTheSegStillFitsThem) {
+  if (!test::OrthancServer::installed()) {
+    GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
+  }
+  ForgetNodes forget;
+  struct ForgetDeid {
+    ~ForgetDeid() { QSettings().remove(QStringLiteral("deid")); }
+  } forgetDeid;
+  test::OrthancServer pacs(dir_ / "pacs");
+  ASSERT_TRUE(pacs.running());
+
+  // Preferences: the node is a research archive; dates are kept shifted; the map is ours.
+  window_->action(QStringLiteral("edit.preferences"))->trigger();
+  app::PreferencesDialog* prefs = editing()->preferencesDialog();
+  prefs->showPage(QStringLiteral("nodes"));
+  app::DicomNodesPage* nodes = window_->pacs()->nodesPage();
+  ASSERT_NE(nodes, nullptr);
+  nodes->addButton()->click();
+  QTableWidget* table = nodes->table();
+  table->item(0, 0)->setText(QStringLiteral("Research archive"));
+  table->item(0, 1)->setText(QString::fromLatin1(test::OrthancServer::kAeTitle));
+  table->item(0, 2)->setText(QStringLiteral("127.0.0.1"));
+  table->item(0, 3)->setText(QString::number(pacs.dicomPort()));
+  ASSERT_EQ(table->columnCount(), 6);
+  table->item(0, 5)->setCheckState(Qt::Checked);
+  prefs->showPage(QStringLiteral("deidentification"));
+  auto* deidPage = prefs->findChild<app::DeidentificationPage*>();
+  ASSERT_NE(deidPage, nullptr);
+  ASSERT_TRUE(deidPage->isVisible());
+  deidPage->retainDatesCheck()->setChecked(true);
+  const std::filesystem::path mapFile = dir_ / "reid" / "map.json";
+  deidPage->mapEdit()->setText(QString::fromStdString(mapFile.string()));
+  Q_EMIT deidPage->mapEdit()->editingFinished();
+  EXPECT_TRUE(deidPage->mapStatus()->text().contains(QStringLiteral("No map there yet")));
+  EXPECT_TRUE(app::DeidSettings::load().options.retainLongitudinalModifiedDates);
+  prefs->close();
+
+  session()->ensureLabelMap();
+  window_->action(QStringLiteral("tool.brush"))->trigger();
+  editing()->tools()->setBrushRadiusMm(4);
+  const core::Vec3 c = centre();
+  stroke(view(0), {c, {c[0] + 6, c[1], c[2]}});
+  ASSERT_TRUE(waitSettled());
+
+  window_->action(QStringLiteral("file.sendToPacs"))->trigger();
+  app::SendToPacsDialog* send = window_->pacs()->dialog();
+  ASSERT_TRUE(send->deidentifyCheck()->isChecked()) << "the node is marked De-identify";
+  send->sendButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !send->busy(); }, 120000));
+  const std::size_t slices = session()->image()->info().sourceFiles.size();
+  EXPECT_TRUE(
+      send->resultLabel()->text().startsWith(QStringLiteral("Sent %1 file").arg(slices + 1)))
+      << send->resultLabel()->text().toStdString();
+
+  EXPECT_TRUE(std::filesystem::exists(mapFile)) << "the way back stays on the workstation";
+  const nlohmann::json patients = pacs.get("/patients?expand");
+  ASSERT_EQ(patients.size(), 1u);
+  const std::string id = patients[0].at("MainDicomTags").value("PatientID", "");
+  EXPECT_EQ(id.rfind("DLN-", 0), 0u) << id;
+  EXPECT_NE(id, session()->image()->info().patientId);
+  const nlohmann::json studies = pacs.get("/studies?expand");
+  ASSERT_EQ(studies.size(), 1u) << "the SEG is in the de-identified series' study";
+  EXPECT_NE(studies[0].at("MainDicomTags").value("StudyInstanceUID", ""),
+            session()->image()->info().studyInstanceUid);
+  const nlohmann::json series = pacs.get("/series?expand");
+  ASSERT_EQ(series.size(), 2u);
+  for (const auto& s : series) {
+    EXPECT_EQ(pacs.get("/instances/" + s.at("Instances")[0].get<std::string>() + "/simplified-tags")
+                  .value("PatientIdentityRemoved", ""),
+              "YES");
+  }
 }

@@ -1,12 +1,14 @@
 // DIMSE to a real PACS (Debian's Orthanc, started by the test on 127.0.0.1): C-ECHO verifies a
 // node and names it when it refuses (wrong AE title, unknown caller, nothing listening, a node
 // that never answers); C-STORE sends a series and the PACS holds every instance, once even when
-// sent twice; a file that is not DICOM is reported and the rest still go; Cancel stops.
+// sent twice; a file that is not DICOM is reported and the rest still go; Cancel stops; to a
+// research archive only de-identified copies go, and an image with burned-in text stays home.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -16,10 +18,12 @@
 #include "OrthancServer.h"
 #include "TempDir.h"
 #include "core/Error.h"
+#include "core/deid/ReidentificationMap.h"
 #include "core/io/DicomHeader.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/net/HttpServer.h"
+#include "core/pacs/DeidentifiedStore.h"
 #include "core/pacs/DicomNetwork.h"
 
 using namespace delineate;
@@ -181,4 +185,50 @@ TEST_F(PacsClient, CancelStopsBetweenFiles) {
   core::NullProgress cancelled(token);
   EXPECT_THROW(core::pacs::store(pacs.node(), files, {}, cancelled), core::CancelledError);
   EXPECT_EQ(pacs.get("/instances").size(), 0u);
+}
+
+TEST_F(PacsClient, ToAResearchArchiveOnlyDeidentifiedCopiesAreSentAndBurnedInTextStaysHome) {
+  REQUIRE_ORTHANC();
+  test::OrthancServer pacs(dir_ / "pacs");
+  ASSERT_TRUE(pacs.running());
+  test::BallImage ball;
+  core::DicomWriteOptions identified;
+  identified.attributes = {{"PatientName", "Doe^Jane"}, {"PatientID", "MRN-0077"}};
+  const std::vector<std::filesystem::path> files =
+      core::writeDicomSeries(*ball.image, dir_ / "series", identified, progress_);
+  identified.attributes.emplace_back("BurnedInAnnotation", "YES");
+  const std::filesystem::path burnedIn =
+      core::writeDicomSeries(*ball.image, dir_ / "burned", identified, progress_).front();
+  std::vector<std::filesystem::path> all = files;
+  all.push_back(burnedIn);
+
+  core::deid::ReidentificationMap map(dir_ / "reid" / "map.json");
+  const core::pacs::StoreReport report =
+      core::pacs::storeDeidentified(pacs.node(), all, {}, {}, map, dir_ / "work", progress_);
+  ASSERT_EQ(report.files.size(), all.size());
+  EXPECT_EQ(report.storedCount(), files.size());
+  const auto refused = std::find_if(report.files.begin(), report.files.end(),
+                                    [](const core::pacs::StoredFile& f) { return !f.stored; });
+  ASSERT_NE(refused, report.files.end());
+  EXPECT_EQ(refused->file, burnedIn) << "the report names the user's file, not a copy";
+  EXPECT_NE(refused->message.find("held back"), std::string::npos) << refused->message;
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "reid" / "map.json")) << "saved before sending";
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "work" / "deidentified")) << "copies removed";
+
+  std::set<std::string> original;
+  for (const auto& f : files) {
+    original.insert(core::readDicomHeader(f.string()).sopInstanceUid);
+  }
+  const nlohmann::json ids = pacs.get("/instances");
+  ASSERT_EQ(ids.size(), files.size());
+  for (const auto& id : ids) {
+    const nlohmann::json tags =
+        pacs.get("/instances/" + id.get<std::string>() + "/simplified-tags");
+    EXPECT_EQ(original.count(tags.at("SOPInstanceUID").get<std::string>()), 0u);
+    EXPECT_EQ(tags.at("PatientID").get<std::string>().rfind("DLN-", 0), 0u) << tags.dump();
+    EXPECT_EQ(tags.dump().find("Doe"), std::string::npos);
+    EXPECT_EQ(tags.dump().find("MRN-0077"), std::string::npos);
+    EXPECT_EQ(tags.value("PatientIdentityRemoved", ""), "YES");
+  }
+  EXPECT_EQ(pacs.get("/patients").size(), 1u) << "one pseudonymous patient";
 }
