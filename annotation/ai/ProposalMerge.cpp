@@ -7,10 +7,12 @@
 
 namespace delineate::annotation {
 
-core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& target,
-                               const std::map<std::uint16_t, std::uint16_t>& valueMap,
-                               const core::VoxelBox& box, const core::PaintPolicy& policy) {
-  const std::string diff = target.geometry().differenceFrom(proposal.geometry());
+namespace {
+
+core::VoxelDelta merge(const core::LabelMap& proposal, core::LabelMapEdit& edit,
+                       const std::map<std::uint16_t, std::uint16_t>& valueMap,
+                       const core::VoxelBox& box, core::ProgressSink* progress) {
+  const std::string diff = edit.map().geometry().differenceFrom(proposal.geometry());
   if (!diff.empty()) {
     throw core::Error(core::ErrorKind::InvalidInput, proposal.name(),
                       "the proposal is on another grid: " + diff);
@@ -21,8 +23,11 @@ core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& t
     lookup[from] = to;
     any[from] = from != 0;
   }
-  core::LabelMapEdit edit(target, policy);
   for (std::size_t k = box.lo[2]; k < box.hi[2]; ++k) {
+    if (progress != nullptr) {
+      progress->throwIfCancelled();
+      progress->report(double(k - box.lo[2]) / double(box.hi[2] - box.lo[2]), "merging");
+    }
     for (std::size_t j = box.lo[1]; j < box.hi[1]; ++j) {
       for (std::size_t i = box.lo[0]; i < box.hi[0]; ++i) {
         const std::uint16_t v = proposal.at(i, j, k);
@@ -33,6 +38,23 @@ core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& t
     }
   }
   return edit.commit();
+}
+
+}  // namespace
+
+core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& target,
+                               const std::map<std::uint16_t, std::uint16_t>& valueMap,
+                               const core::VoxelBox& box, const core::PaintPolicy& policy) {
+  core::LabelMapEdit edit(target, policy);
+  return merge(proposal, edit, valueMap, box, nullptr);
+}
+
+core::VoxelDelta planProposalMerge(const core::LabelMap& proposal, const core::LabelMap& target,
+                                   const std::map<std::uint16_t, std::uint16_t>& valueMap,
+                                   const core::VoxelBox& box, const core::PaintPolicy& policy,
+                                   core::ProgressSink& progress) {
+  core::LabelMapEdit edit = core::LabelMapEdit::staged(target, policy);
+  return merge(proposal, edit, valueMap, box, &progress);
 }
 
 }  // namespace delineate::annotation

@@ -7,6 +7,7 @@
 
 #include "core/edit/PaintPolicy.h"
 #include "core/edit/VoxelDelta.h"
+#include "core/jobs/ProgressSink.h"
 #include "core/model/LabelMap.h"
 #include "core/model/VoxelBox.h"
 
@@ -18,5 +19,13 @@ namespace delineate::annotation {
 core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& target,
                                const std::map<std::uint16_t, std::uint16_t>& valueMap,
                                const core::VoxelBox& box, const core::PaintPolicy& policy);
+
+// The same merge worked out without writing `target` (a staged edit), for a worker thread while
+// the GUI keeps drawing the map: apply the delta forward on the GUI thread, then push it. The
+// map must not change in between. Reports progress per slice; Cancel throws CancelledError.
+core::VoxelDelta planProposalMerge(const core::LabelMap& proposal, const core::LabelMap& target,
+                                   const std::map<std::uint16_t, std::uint16_t>& valueMap,
+                                   const core::VoxelBox& box, const core::PaintPolicy& policy,
+                                   core::ProgressSink& progress);
 
 }  // namespace delineate::annotation

@@ -113,7 +113,7 @@ std::size_t applyReplace(core::LabelMapEdit& edit, const BoxMask& mask, std::uin
   forEachVoxel(mask, map, [&](std::size_t i, std::size_t j, std::size_t k, std::uint8_t b) {
     if (b) {
       changed += edit.write(i, j, k, label) ? 1 : 0;
-    } else if (map.at(i, j, k) == label) {
+    } else if (edit.value(i, j, k) == label) {
       changed += edit.write(i, j, k, 0) ? 1 : 0;
     }
   });

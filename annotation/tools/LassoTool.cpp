@@ -8,6 +8,7 @@
 #include "annotation/ops/PolygonMask.h"
 #include "core/edit/LabelMapEdit.h"
 #include "core/edit/VoxelEditCommand.h"
+#include "core/jobs/ProgressSink.h"
 
 namespace delineate::annotation {
 
@@ -69,30 +70,68 @@ void LassoTool::cancel() {
   outline_.clear();
 }
 
+namespace {
+
+// Writes an outline's effect into `edit` (in place, or staged on a worker): Fill paints the
+// active segment inside it; the scissors remove only the active segment's own voxels (always
+// allowed unless locked, whatever the paint-over policy).
+void cut(core::LabelMapEdit& edit, const std::vector<core::Vec3>& outline, const core::Vec3& normal,
+         bool throughAllSlices, LassoMode mode, std::uint16_t label,
+         const core::ProgressSink* progress) {
+  const core::LabelMap& map = edit.map();
+  const BoxMask inside = polygonMask(map.geometry(), outline, normal, throughAllSlices);
+  if (mode == LassoMode::Fill) {
+    if (!inside.box.empty()) {
+      applyPaint(edit, inside, label);
+    }
+    return;
+  }
+  if (progress != nullptr) {
+    progress->throwIfCancelled();
+  }
+  const BoxMask segment = extractSegment(map, label);
+  if (progress != nullptr) {
+    progress->throwIfCancelled();
+  }
+  const BoxMask removed = logicalOp(
+      segment, mode == LassoMode::EraseInside ? inside : invertWithin(inside, segment.box),
+      LogicalOp::Intersect);
+  applyPaint(edit, removed, 0);
+}
+
+}  // namespace
+
 void LassoTool::finish() {
   drawing_ = false;
   const std::vector<core::Vec3> outline = std::move(outline_);
   outline_.clear();
-  core::LabelMap& map = *context_.labels;
-  const BoxMask inside = polygonMask(map.geometry(), outline, normal_, throughAllSlices_);
   const std::uint16_t label = context_.activeLabel;
-  std::unique_ptr<core::LabelMapEdit> edit;
-  if (mode_ == LassoMode::Fill) {
-    if (inside.box.empty()) {
-      return;
-    }
-    edit = std::make_unique<core::LabelMapEdit>(map, context_.policy);
-    applyPaint(*edit, inside, label);
-  } else {
-    // The scissors remove only the active segment's own voxels (always allowed unless locked).
-    const BoxMask segment = extractSegment(map, label);
-    const BoxMask cut = logicalOp(
-        segment, mode_ == LassoMode::EraseInside ? inside : invertWithin(inside, segment.box),
-        LogicalOp::Intersect);
-    edit = std::make_unique<core::LabelMapEdit>(map, core::PaintPolicy{});
-    applyPaint(*edit, cut, 0);
+  const core::PaintPolicy policy = mode_ == LassoMode::Fill ? context_.policy : core::PaintPolicy{};
+  if (offload_ && throughAllSlices_) {
+    const std::shared_ptr<core::LabelMap> map = context_.labels;
+    offload_(
+        mode_ == LassoMode::Fill ? "Lasso through all slices" : "Scissors",
+        [map, outline, normal = normal_, mode = mode_, label,
+         policy](core::ProgressSink& progress) {
+          core::LabelMapEdit edit = core::LabelMapEdit::staged(*map, policy);
+          cut(edit, outline, normal, true, mode, label, &progress);
+          return edit.commit();
+        },
+        [this, map](core::VoxelDelta delta) {
+          if (context_.labels != map) {
+            return;  // the map was closed meanwhile
+          }
+          delta.apply(*map, true);
+          record(std::move(delta));
+        });
+    return;
   }
-  core::VoxelDelta delta = edit->commit();
+  core::LabelMapEdit edit(*context_.labels, policy);
+  cut(edit, outline, normal_, throughAllSlices_, mode_, label, nullptr);
+  record(edit.commit());
+}
+
+void LassoTool::record(core::VoxelDelta delta) {
   if (delta.empty()) {
     return;
   }

@@ -9,6 +9,7 @@
 #include "annotation/ai/ProposalLabelPlan.h"
 #include "annotation/ai/ProposalMerge.h"
 #include "annotation/engine/LocalEngineBackend.h"
+#include "app/gui/EditJobs.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/ServerEntry.h"
@@ -110,11 +111,12 @@ AiController::Backend AiController::builtinEngine() {
   return b;
 }
 
-AiController::AiController(EditSession* session, ToolController* tools,
+AiController::AiController(EditSession* session, ToolController* tools, EditJobs* jobs,
                            std::shared_ptr<viewers::MarkerState> markers, QObject* parent)
     : QObject(parent),
       session_(session),
       tools_(tools),
+      jobs_(jobs),
       markers_(std::move(markers)),
       display_(session->display()),
       inferJobs_(new JobRunner(this)),
@@ -515,7 +517,7 @@ void AiController::showProposal() {
 }
 
 bool AiController::accept() {
-  const auto proposal = interaction_.proposal();
+  const std::shared_ptr<core::LabelMap> proposal = interaction_.proposal();
   // An automatic model runs without clicks, so there may be no label map yet: make one.
   auto map = proposal ? session_->ensureLabelMap() : nullptr;
   if (!proposal || !map) {
@@ -527,27 +529,66 @@ bool AiController::accept() {
   const auto start = std::chrono::steady_clock::now();
   // One structure: the active segment; several: the segments of their names (new ones added);
   // the user's rules for this model over both (ProposalLabelPlan).
-  const annotation::ProposalLabelPlan plan = annotation::planProposalLabels(
+  annotation::ProposalLabelPlan plan = annotation::planProposalLabels(
       *proposal, map->segments(), session_->activeLabel(), labelRules(model_));
-  const std::map<std::uint16_t, std::uint16_t>& valueMap = plan.valueMap;
-  const std::optional<std::vector<core::Segment>>& table = plan.table;
   Accepted record;
   record.map = map.get();
   record.backend = current_ >= 0 ? backends_[std::size_t(current_)].name : QString();
   record.model = model_;
   record.clicks = static_cast<int>(interaction_.clicksOf(interaction_.target()).size());
-  for (const auto& [from, to] : valueMap) {
-    record.labels.emplace_back(to,
-                               core::captureProposal(*proposal, from, interaction_.proposalBox()));
+  const core::VoxelBox box = interaction_.proposalBox();
+  const core::PaintPolicy policy = session_->policy();
+  if (box.count() <= workerMergeVoxels_) {
+    for (const auto& [from, to] : plan.valueMap) {
+      record.labels.emplace_back(to, core::captureProposal(*proposal, from, box));
+    }
+    core::VoxelDelta delta = annotation::mergeProposal(*proposal, *map, plan.valueMap, box, policy);
+    return finishAccept(std::move(record), std::move(delta), std::move(plan.table), proposal,
+                        start);
   }
-  core::VoxelDelta delta = annotation::mergeProposal(
-      *proposal, *map, valueMap, interaction_.proposalBox(), session_->policy());
+  // A whole-image answer: worked out on a worker from the map as it is (the session holds it
+  // busy meanwhile), written into the map here in one pass.
+  struct Merged {
+    std::vector<std::pair<std::uint16_t, core::ProposalSnapshot>> labels;
+    core::VoxelDelta delta;
+  };
+  const std::map<std::uint16_t, std::uint16_t> valueMap = plan.valueMap;
+  return jobs_->run<Merged>(
+      tr("Accepting the AI proposal"),
+      [proposal, map, valueMap, box, policy](core::ProgressSink& progress) {
+        Merged m;
+        for (const auto& [from, to] : valueMap) {
+          progress.throwIfCancelled();
+          m.labels.emplace_back(to, core::captureProposal(*proposal, from, box));
+        }
+        core::SubProgress merging(progress, 0.2, 1);
+        m.delta = annotation::planProposalMerge(*proposal, *map, valueMap, box, policy, merging);
+        return m;
+      },
+      [this, map, record, table = std::move(plan.table), proposal, start](Merged m) mutable {
+        if (session_->activeMap() != map) {
+          return;  // the map was closed meanwhile
+        }
+        m.delta.apply(*map, true);
+        record.labels = std::move(m.labels);
+        finishAccept(std::move(record), std::move(m.delta), std::move(table), proposal, start);
+      },
+      [this](const QString& error) { Q_EMIT failed(tr("Accept: %1").arg(error)); });
+}
+
+bool AiController::finishAccept(Accepted record, core::VoxelDelta delta,
+                                std::optional<std::vector<core::Segment>> table,
+                                const std::shared_ptr<core::LabelMap>& proposal,
+                                std::chrono::steady_clock::time_point start) {
   const bool changed = !delta.empty() || table;
-  session_->commitEdit("Accept AI proposal", std::move(delta), table);
+  session_->commitEdit("Accept AI proposal", std::move(delta), std::move(table));
   mergeSeconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  interaction_.clearProposal();
-  interaction_.clearClicks();
-  interaction_.setFrozen(std::nullopt);
+  // A newer answer (a click made while a large merge ran) stays to be judged on its own.
+  if (interaction_.proposal() == proposal) {
+    interaction_.clearProposal();
+    interaction_.clearClicks();
+    interaction_.setFrozen(std::nullopt);
+  }
   showProposal();
   updateMarkers();
   Q_EMIT proposalChanged();

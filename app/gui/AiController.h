@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "annotation/ai/AiInteraction.h"
 #include "annotation/ai/ProposalLabelPlan.h"
 #include "core/ai/AiBackend.h"
+#include "core/edit/VoxelDelta.h"
 #include "core/metrics/ProposalSnapshot.h"
 
 namespace delineate::viewers {
@@ -28,6 +30,7 @@ namespace delineate::app {
 class EditSession;
 class JobRunner;
 class ServerSignIn;
+class EditJobs;
 class ToolController;
 
 class AiController : public QObject {
@@ -58,7 +61,7 @@ class AiController : public QObject {
     int clicks = 0;
   };
 
-  AiController(EditSession* session, ToolController* tools,
+  AiController(EditSession* session, ToolController* tools, EditJobs* jobs,
                std::shared_ptr<viewers::MarkerState> markers, QObject* parent = nullptr);
   ~AiController() override;
 
@@ -119,7 +122,13 @@ class AiController : public QObject {
   bool hasProposal() const { return interaction_.proposal() != nullptr; }
   const annotation::AiInteraction& interaction() const { return interaction_; }
   // Merges the proposal into the active label map (one undo entry); false when nothing merged.
+  // A proposal over more than workerMergeVoxels() (an automatic model's whole-image answer) is
+  // merged by a job, with progress and Cancel, while the views keep drawing: true then means
+  // the merge started; `accepted` follows when it lands.
   bool accept();
+  static constexpr std::size_t kWorkerMergeVoxels = std::size_t(4) << 20;
+  std::size_t workerMergeVoxels() const { return workerMergeVoxels_; }
+  void setWorkerMergeVoxels(std::size_t voxels) { workerMergeVoxels_ = voxels; }
   void reject();
   // Freeze: later results may only add to the slice of the last click.
   void setFrozen(bool frozen);
@@ -141,6 +150,11 @@ class AiController : public QObject {
   void signInRequired(const QString& url, const QString& reason);
 
  private:
+  // After the merge: the undo entry, the clicks and proposal cleared, `accepted` emitted.
+  bool finishAccept(Accepted record, core::VoxelDelta delta,
+                    std::optional<std::vector<core::Segment>> table,
+                    const std::shared_ptr<core::LabelMap>& proposal,
+                    std::chrono::steady_clock::time_point start);
   // Made by the plugin of their kind (PluginHost); a server whose plugin is missing has no
   // backend, only a note saying so.
   static Backend serverBackend(const QString& entry);
@@ -154,6 +168,8 @@ class AiController : public QObject {
 
   EditSession* session_;
   ToolController* tools_;
+  EditJobs* jobs_;
+  std::size_t workerMergeVoxels_ = kWorkerMergeVoxels;
   std::shared_ptr<viewers::MarkerState> markers_;
   std::shared_ptr<viewers::LabelDisplayState> display_;
   JobRunner* inferJobs_;

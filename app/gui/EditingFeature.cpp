@@ -46,7 +46,7 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   session_->enableRecovery(RecoveryController::recoveryRoot());
   jobs_ = new EditJobs(session_, this);
   tools_ = new ToolController(session_, jobs_, commands_, views_, this);
-  ai_ = new AiController(session_, tools_, views_->markerState(), this);
+  ai_ = new AiController(session_, tools_, jobs_, views_->markerState(), this);
   // Not a dialog: a failing server must not interrupt every click.
   connect(ai_, &AiController::failed, this, [this](const QString& m) {
     window_->statusBar()->showMessage(m, 15000);

@@ -56,6 +56,19 @@ ToolController::ToolController(EditSession* session, EditJobs* jobs, CommandRegi
   grow_ = std::make_unique<RegionGrowJobTool>(session_, jobs_);
   lasso_ = std::make_unique<annotation::LassoTool>(context, annotation::LassoMode::Fill);
   scissors_ = std::make_unique<annotation::LassoTool>(context, annotation::LassoMode::EraseInside);
+  // An outline through all slices reads the whole segment: worked out by a job, with progress.
+  const annotation::LassoTool::Offload offload =
+      [this](const std::string& title, std::function<core::VoxelDelta(core::ProgressSink&)> work,
+             std::function<void(core::VoxelDelta)> apply) {
+        EditSession* session = session_;
+        jobs_->run<core::VoxelDelta>(QString::fromStdString(title), std::move(work),
+                                     [session, apply](core::VoxelDelta delta) {
+                                       apply(std::move(delta));
+                                       session->flush();
+                                     });
+      };
+  lasso_->setOffload(offload);
+  scissors_->setOffload(offload);
 
   views->setToolRouter(router_);
   router_->setEditGate([this](const annotation::PointerEvent&) { return allowPress(); });

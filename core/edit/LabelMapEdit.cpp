@@ -4,9 +4,18 @@
 
 namespace delineate::core {
 
-LabelMapEdit::LabelMapEdit(LabelMap& map, PaintPolicy policy)
-    : map_(map), policy_(policy), lockedLabels_(65536, false) {
-  map_.editOpened();
+LabelMapEdit::LabelMapEdit(LabelMap& map, PaintPolicy policy) : LabelMapEdit(map, policy, false) {}
+
+LabelMapEdit LabelMapEdit::staged(const LabelMap& map, PaintPolicy policy) {
+  // Never written through: every write of a staged edit goes into its own block copies.
+  return LabelMapEdit(const_cast<LabelMap&>(map), policy, true);
+}
+
+LabelMapEdit::LabelMapEdit(LabelMap& map, PaintPolicy policy, bool staged)
+    : map_(map), staged_(staged), policy_(policy), lockedLabels_(65536, false) {
+  if (!staged_) {
+    map_.editOpened();  // a staged edit runs on a worker and leaves the map as it is
+  }
   for (const Segment& s : map.segments()) {
     lockedLabels_[s.label] = s.locked;
   }
@@ -21,11 +30,23 @@ LabelMapEdit::~LabelMapEdit() {
   if (open_) {
     rollback();
   }
-  map_.editClosed();
+  if (!staged_) {
+    map_.editClosed();
+  }
 }
 
-bool LabelMapEdit::allowed(std::size_t n, std::uint16_t value) const {
-  const std::uint16_t current = map_.data()[n];
+std::uint16_t LabelMapEdit::value(std::size_t i, std::size_t j, std::size_t k) const {
+  if (staged_) {
+    const std::int32_t slot = slotOfBlock_[blockOf(i, j, k)];
+    if (slot >= 0) {
+      return snapshots_[static_cast<std::size_t>(slot)][inBlock(i, j, k)];
+    }
+  }
+  return map_.at(i, j, k);
+}
+
+bool LabelMapEdit::allowed(std::size_t i, std::size_t j, std::size_t k, std::uint16_t value) const {
+  const std::uint16_t current = this->value(i, j, k);
   if (current == value || lockedLabels_[current] || lockedLabels_[value]) {
     return false;
   }
@@ -64,27 +85,29 @@ void LabelMapEdit::snapshotBlock(std::size_t block) {
 }
 
 bool LabelMapEdit::write(std::size_t i, std::size_t j, std::size_t k, std::uint16_t value) {
-  const std::size_t n = map_.index(i, j, k);
-  if (!open_ || !allowed(n, value)) {
+  if (!open_ || !allowed(i, j, k, value)) {
     return false;
   }
   const std::size_t block = blockOf(i, j, k);
   if (slotOfBlock_[block] < 0) {
     snapshotBlock(block);
   }
-  map_.mutableData()[n] = value;
+  if (staged_) {
+    snapshots_[static_cast<std::size_t>(slotOfBlock_[block])][inBlock(i, j, k)] = value;
+  } else {
+    map_.mutableData()[map_.index(i, j, k)] = value;
+  }
   dirty_.include(i, j, k);
   ++changed_;
   return true;
 }
 
 std::uint16_t LabelMapEdit::oldValue(std::size_t i, std::size_t j, std::size_t k) const {
-  const std::int32_t slot = slotOfBlock_[blockOf(i, j, k)];
+  const std::int32_t slot = staged_ ? -1 : slotOfBlock_[blockOf(i, j, k)];
   if (slot < 0) {
     return map_.at(i, j, k);
   }
-  return snapshots_[static_cast<std::size_t>(slot)]
-                   [((k % kBlock) * kBlock + (j % kBlock)) * kBlock + (i % kBlock)];
+  return snapshots_[static_cast<std::size_t>(slot)][inBlock(i, j, k)];
 }
 
 std::size_t LabelMapEdit::stagingBytes() const {
@@ -103,7 +126,7 @@ VoxelDelta LabelMapEdit::commit() {
       for (std::size_t j = dirty_.lo[1]; j < dirty_.hi[1]; ++j) {
         const std::uint16_t* row = data + map_.index(0, j, k);
         for (std::size_t i = dirty_.lo[0]; i < dirty_.hi[0]; ++i) {
-          const std::uint16_t now = row[i];
+          const std::uint16_t now = staged_ ? value(i, j, k) : row[i];
           const std::uint16_t before = oldValue(i, j, k);
           // Unchanged voxels all share one run kind, whatever their value.
           const std::uint16_t o = before == now ? 0 : before;
@@ -127,7 +150,9 @@ VoxelDelta LabelMapEdit::commit() {
       runs.push_back(current);
     }
     runs.shrink_to_fit();
-    map_.bumpVersion();
+    if (!staged_) {
+      map_.bumpVersion();
+    }
   }
   snapshots_.clear();
   slotOfBlock_.clear();
@@ -140,7 +165,9 @@ void LabelMapEdit::rollback() {
     return;
   }
   VoxelDelta delta = commit();
-  delta.apply(map_, false);
+  if (!staged_) {
+    delta.apply(map_, false);
+  }
 }
 
 }  // namespace delineate::core

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <regex>
+#include <optional>
 
 #include "core/Error.h"
 #include "core/io/DicomCondition.h"
@@ -22,6 +22,49 @@
 namespace delineate::core {
 
 namespace {
+
+// "gggg,eeee" or "(gggg,eeee)", hex digits, spaces allowed around each part.
+std::optional<DcmTagKey> parseTagKey(const std::string& key) {
+  std::size_t at = 0;
+  auto skipSpaces = [&] {
+    while (at < key.size() && key[at] == ' ') {
+      ++at;
+    }
+  };
+  auto hex4 = [&]() -> std::optional<Uint16> {
+    if (key.size() - at < 4) {
+      return std::nullopt;
+    }
+    unsigned v = 0;
+    for (std::size_t e = at + 4; at < e; ++at) {
+      const char c = key[at];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) {
+        return std::nullopt;
+      }
+      v = v * 16 + unsigned(d);
+    }
+    return static_cast<Uint16>(v);
+  };
+  const bool open = !key.empty() && key[0] == '(';
+  at = open ? 1 : 0;
+  skipSpaces();
+  const auto group = hex4();
+  skipSpaces();
+  if (!group || at >= key.size() || key[at++] != ',') {
+    return std::nullopt;
+  }
+  skipSpaces();
+  const auto element = hex4();
+  skipSpaces();
+  if (!element || (open && (at >= key.size() || key[at++] != ')')) || at != key.size()) {
+    return std::nullopt;
+  }
+  return DcmTagKey(*group, *element);
+}
 
 void put(DcmItem& ds, const DcmTagKey& tag, const std::string& value, const std::string& where) {
   checkDicom(ds.putAndInsertString(tag, value.c_str()), where,
@@ -366,14 +409,10 @@ void fillDicomDataset(DcmDataset& ds, const DicomWriteContext& ctx, std::size_t 
 void applyDicomAttributeOverrides(DcmDataset& ds,
                                   const std::vector<std::pair<std::string, std::string>>& attrs,
                                   const std::string& where) {
-  static const std::regex tagPattern(R"(\(?\s*([0-9A-Fa-f]{4})\s*,\s*([0-9A-Fa-f]{4})\s*\)?)");
   for (const auto& [key, value] : attrs) {
     DcmTag tag;
-    std::smatch m;
-    if (std::regex_match(key, m, tagPattern)) {
-      const auto group = static_cast<Uint16>(std::stoul(m[1].str(), nullptr, 16));
-      const auto element = static_cast<Uint16>(std::stoul(m[2].str(), nullptr, 16));
-      tag = DcmTag(group, element);
+    if (const auto numeric = parseTagKey(key)) {
+      tag = DcmTag(*numeric);
     } else if (DcmTag::findTagFromName(key.c_str(), tag).bad()) {
       throw Error(ErrorKind::InvalidInput, where,
                   "unknown DICOM attribute '" + key + "' (use a keyword or \"gggg,eeee\")");

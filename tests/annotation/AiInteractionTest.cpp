@@ -4,7 +4,9 @@
 
 #include "annotation/ai/AiInteraction.h"
 #include "annotation/ai/ProposalMerge.h"
+#include "core/Error.h"
 #include "core/edit/LabelMapEdit.h"
+#include "core/jobs/ProgressSink.h"
 
 using namespace delineate;
 using namespace delineate::annotation;
@@ -104,4 +106,36 @@ TEST(ProposalMerge, AcceptRespectsThePolicyAndTheLocks) {
   delta.apply(target, false);
   EXPECT_EQ(target.at(2, 4, 2), 0) << "one delta undoes the whole accept";
   EXPECT_EQ(target.at(4, 5, 3), 1);
+}
+
+TEST(ProposalMerge, APlannedMergeLeavesTheMapUntilAppliedAndThenMatchesTheDirectOne) {
+  core::LabelMap target("t", grid(),
+                        {{.label = 1, .name = "Tumour"}, {.label = 2, .name = "Manual"}});
+  {
+    core::LabelMapEdit edit(target);
+    edit.write(3, 5, 3, 2);
+    edit.write(4, 5, 3, 1);
+    edit.commit();
+  }
+  target.segment(2)->locked = true;
+  const auto proposal = blockProposal(2, 6, 2, 4);
+  core::PaintPolicy onlyEmpty;
+  onlyEmpty.mode = core::OverwriteMode::EmptyOnly;
+  const core::VoxelBox box{{2, 4, 2}, {6, 8, 4}};
+  const std::vector<std::uint16_t> before(target.data(), target.data() + target.voxelCount());
+  core::NullProgress progress;
+  const core::VoxelDelta plan =
+      planProposalMerge(*proposal, target, {{1, 1}}, box, onlyEmpty, progress);
+  EXPECT_EQ(std::vector<std::uint16_t>(target.data(), target.data() + target.voxelCount()), before)
+      << "worked out without writing";
+  EXPECT_EQ(plan.changedVoxels(), 4u * 4u * 2u - 2u);
+  plan.apply(target, true);
+  EXPECT_EQ(target.at(3, 5, 3), 2) << "locked segment untouched";
+  EXPECT_EQ(target.at(2, 4, 2), 1);
+
+  core::CancelToken token;
+  token.cancel();
+  core::NullProgress cancelled(token);
+  EXPECT_THROW(planProposalMerge(*proposal, target, {{1, 1}}, box, onlyEmpty, cancelled),
+               core::CancelledError);
 }

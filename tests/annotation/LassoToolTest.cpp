@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "OpsTestSupport.h"
+#include "core/jobs/ProgressSink.h"
 
 using namespace delineate;
 using namespace delineate::annotation;
@@ -144,4 +145,44 @@ TEST(LassoTool, ModeSwitchAndThroughAllSlicesForTheLasso) {
   EXPECT_TRUE(lasso.throughAllSlices());
   lasso.setMode(LassoMode::Fill);
   EXPECT_FALSE(lasso.throughAllSlices());
+}
+
+TEST(LassoTool, AnOffloadedCutIsWorkedOutWithoutWritingAndLandsAsOneUndoEntry) {
+  // The app works out a cut through all slices on a worker (it reads the whole segment): the
+  // work must not write the map, and its result applied afterwards is the same cut.
+  OpsFixture f({20, 20, 10});
+  f.paint(1, [](long i, long j, long) { return i >= 2 && i < 18 && j >= 2 && j < 18; });
+  const auto before = f.snapshot();
+  LassoTool scissors(f.ctx, LassoMode::EraseInside);
+  std::string title;
+  std::function<core::VoxelDelta(core::ProgressSink&)> work;
+  std::function<void(core::VoxelDelta)> apply;
+  scissors.setOffload([&](const std::string& t, auto w, auto a) {
+    title = t;
+    work = std::move(w);
+    apply = std::move(a);
+  });
+  draw(scissors, square(5));
+  ASSERT_TRUE(work && apply);
+  EXPECT_EQ(title, "Scissors");
+  EXPECT_EQ(f.snapshot(), before) << "nothing written before the work ran";
+  core::NullProgress progress;
+  core::VoxelDelta delta = work(progress);
+  EXPECT_EQ(f.snapshot(), before) << "the work only reads";
+  EXPECT_EQ(delta.changedVoxels(), 8u * 8u * 10u);
+  apply(std::move(delta));
+  EXPECT_EQ(mismatches(extractSegment(f.map(), 1), core::VoxelBox::whole(f.map().geometry().size),
+                       [](long i, long j, long) {
+                         return i >= 2 && i < 18 && j >= 2 && j < 18 && !inSquare(i, j);
+                       }),
+            0u);
+  EXPECT_EQ(f.undo.count(), 1u);
+  f.undo.undo();
+  EXPECT_EQ(f.snapshot(), before);
+
+  // The lasso on one slice stays immediate, offload or not.
+  LassoTool lasso(f.ctx);
+  lasso.setOffload([](const std::string&, auto, auto) { FAIL() << "one slice is not offloaded"; });
+  draw(lasso, square(5));
+  EXPECT_EQ(f.count(1), 16u * 16u * 10u);  // the square was inside the segment already
 }

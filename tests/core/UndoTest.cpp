@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
 #include <random>
 
@@ -169,4 +170,50 @@ TEST(LabelMapEdit, RollbackRestoresEverythingAndDestructorRollsBack) {
   edit.write(0, 0, 0, 3);
   edit.rollback();
   EXPECT_EQ(snapshot(*map), before);
+}
+
+TEST(LabelMapEdit, AStagedEditLeavesTheMapAndGivesTheSameDeltaAsWritingInPlace) {
+  // Random strokes under every policy, with a locked segment: the staged edit (a worker's) must
+  // decide exactly as the in-place one, see its own earlier writes, and never touch the map.
+  std::mt19937 random(7);
+  for (const PaintPolicy policy : {PaintPolicy{}, PaintPolicy{OverwriteMode::EmptyOnly, 0},
+                                   PaintPolicy{OverwriteMode::InsideSegment, 1}}) {
+    auto map = makeMap(40, {{.label = 1, .name = "A"},
+                            {.label = 2, .name = "B", .locked = true},
+                            {.label = 3, .name = "C"}});
+    paintBall(map, 15, 15, 15, 8, 1);
+    paintBall(map, 22, 20, 18, 5, 2);
+    const auto before = snapshot(*map);
+    std::vector<std::array<std::size_t, 4>> writes;
+    for (int w = 0; w < 20000; ++w) {
+      writes.push_back({random() % 40, random() % 40, random() % 40, random() % 4});
+    }
+    LabelMapEdit staged = LabelMapEdit::staged(*map, policy);
+    for (const auto& [i, j, k, v] : writes) {
+      staged.write(i, j, k, std::uint16_t(v));
+      ASSERT_EQ(map->openEdits(), 0) << "a staged edit is no open edit of the map";
+    }
+    const std::uint16_t seen = staged.value(writes.back()[0], writes.back()[1], writes.back()[2]);
+    const VoxelDelta plan = staged.commit();
+    EXPECT_EQ(snapshot(*map), before) << "the map is untouched";
+
+    VoxelDelta direct;
+    {
+      LabelMapEdit edit(*map, policy);
+      for (const auto& [i, j, k, v] : writes) {
+        edit.write(i, j, k, std::uint16_t(v));
+      }
+      EXPECT_EQ(edit.value(writes.back()[0], writes.back()[1], writes.back()[2]), seen);
+      direct = edit.commit();
+    }
+    const auto written = snapshot(*map);
+    EXPECT_EQ(plan.changedVoxels(), direct.changedVoxels());
+    EXPECT_GT(plan.changedVoxels(), 0u);
+    direct.apply(*map, false);
+    ASSERT_EQ(snapshot(*map), before);
+    plan.apply(*map, true);
+    EXPECT_EQ(snapshot(*map), written) << "applying the plan gives what writing in place gave";
+    plan.apply(*map, false);
+    EXPECT_EQ(snapshot(*map), before) << "and it undoes";
+  }
 }
