@@ -123,6 +123,19 @@ AiController::AiController(EditSession* session, ToolController* tools, EditJobs
       infoJobs_(new JobRunner(this)),
       signIn_(new ServerSignIn(this)) {
   connect(signIn_, &ServerSignIn::signInRequired, this, &AiController::signInRequired);
+  // A sign-in that ended without connecting (cancelled) says so instead of "signing in…".
+  connect(signIn_, &ServerSignIn::noteChanged, this,
+          [this](const QString& url, const QString& note) {
+            for (std::size_t i = 0; i < backends_.size(); ++i) {
+              Backend& b = backends_[i];
+              if (b.url == url && !b.info && !signIn_->busy()) {
+                b.status = tr("%1: %2").arg(url, note);
+                if (static_cast<int>(i) == current_) {
+                  Q_EMIT statusChanged(b.status);
+                }
+              }
+            }
+          });
   backends_.push_back(builtinEngine());
   for (const QString& url : QSettings().value(QLatin1String(kServersKey)).toStringList()) {
     backends_.push_back(serverBackend(url));

@@ -96,6 +96,9 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   // progress and Cancel. Shown only while one runs.
   layout->addWidget(new JobProgressWidget(ai_->inferJobs(), this));
   layout->addWidget(new JobProgressWidget(ai_->infoJobs(), this));
+  auto* signingIn = new JobProgressWidget(ai_->serverSignIn()->jobs(), this);
+  signingIn->setObjectName(QStringLiteral("signInProgress"));
+  layout->addWidget(signingIn);
   layout->addStretch(1);
 
   connect(backends_, &QComboBox::activated, ai_, &AiController::setBackend);

@@ -75,7 +75,9 @@ void ServerSignIn::signIn(const QString& url, const Backend& backend, const QStr
         });
       },
       [this, url](const QString& error, bool cancelled) {
-        if (!cancelled) {
+        if (cancelled) {
+          setNote(url, tr("sign-in cancelled"));
+        } else {
           Q_EMIT signInRequired(url, error);
         }
       });

@@ -46,6 +46,8 @@ class ServerSignIn : public QObject {
   // The user name last used for `url` (the dialog's default).
   QString user(const QString& url) const { return kept_.value(url).user; }
   bool busy() const;
+  // The sign-in under way, for the AI panel's progress and Cancel.
+  JobRunner* jobs() const { return jobs_; }
 
  Q_SIGNALS:
   void signInRequired(const QString& url, const QString& reason);

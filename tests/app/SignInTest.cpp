@@ -14,9 +14,13 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QTimer>
+#include <QToolButton>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <thread>
 
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
@@ -25,6 +29,8 @@
 #include "app/gui/AiDock.h"
 #include "app/gui/CredentialStore.h"
 #include "app/gui/EditingFeature.h"
+#include "app/gui/JobProgressWidget.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/ServerSignIn.h"
 #include "app/gui/SignInDialog.h"
 #include "app/server/MonaiServer.h"
@@ -40,7 +46,9 @@ constexpr const char* kPassword = "correct horse";
 // delineate-server's handler with sign-in on, one user, behind a listener on 127.0.0.1.
 class AuthServer {
  public:
-  explicit AuthServer(const std::filesystem::path& datastore) {
+  // `stallToken`: the password grant (POST /auth/token) is held until the server goes, as by a
+  // server that hangs.
+  explicit AuthServer(const std::filesystem::path& datastore, bool stallToken = false) {
     server::ServerOptions options;
     options.datastore = datastore;
     server::AuthOptions auth;
@@ -50,11 +58,23 @@ class AuthServer {
                                                  options);
     url_ = QStringLiteral("http://127.0.0.1:%1").arg(core::net::freeLocalPort());
     http_ = std::make_unique<core::net::HttpServer>(
-        url_.toStdString(), [this](const core::net::ServerRequest& r) { return app_->handle(r); });
+        url_.toStdString(), [this, stallToken](const core::net::ServerRequest& r) {
+          if (stallToken && r.path.rfind("/auth/token", 0) == 0) {
+            ++stalled_;
+            for (int i = 0; i < 600 && !closing_; ++i) {
+              std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+          }
+          return app_->handle(r);
+        });
   }
+  ~AuthServer() { closing_ = true; }
   const QString& url() const { return url_; }
+  int stalled() const { return stalled_; }
 
  private:
+  std::atomic<bool> closing_{false};
+  std::atomic<int> stalled_{0};
   std::unique_ptr<server::MonaiServer> app_;
   QString url_;
   std::unique_ptr<core::net::HttpServer> http_;
@@ -189,6 +209,33 @@ TEST(SignInWithoutDialogs, TheStatusSaysTheServerWantsASignInAndNothingBlocks) {
   EXPECT_TRUE(s.contains(QStringLiteral("sign-in needed"))) << s.toStdString();
   EXPECT_TRUE(s.contains(server.url())) << s.toStdString();
   EXPECT_FALSE(ai->connected());
+}
+
+TEST_F(SignInTest, ASignInToAServerThatHangsShowsItsProgressAndCancelFreesThePanel) {
+  if (std::getenv("DELINEATE_TEST_REAL_KEYCHAIN") != nullptr) {
+    GTEST_SKIP() << "this test covers the machine without a keychain";
+  }
+  ForgetServers forget;
+  AuthServer server(dir_ / "store", true);
+  QString reason;
+  bool asked = false;
+  answerSignIn(QStringLiteral("dana"), QString::fromLatin1(kPassword), &reason, &asked);
+  ai()->addServer(server.url());
+  ASSERT_TRUE(test::waitUntil([&] { return asked && server.stalled() > 0; }, 30000));
+  auto* progress =
+      editing()->aiDock()->findChild<app::JobProgressWidget*>(QStringLiteral("signInProgress"));
+  ASSERT_NE(progress, nullptr);
+  ASSERT_TRUE(test::waitUntil([&] { return progress->isVisible(); }, 10000))
+      << "the sign-in under way is shown";
+  EXPECT_TRUE(ai()->serverSignIn()->busy());
+  EXPECT_TRUE(status().contains(QStringLiteral("signing in as dana"))) << status().toStdString();
+  ASSERT_TRUE(progress->cancelButton()->isEnabled());
+  progress->cancelButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !ai()->serverSignIn()->busy(); }, 10000))
+      << "Cancel ends the wait for the server";
+  EXPECT_TRUE(test::waitUntil([&] { return !progress->isVisible(); }, 5000));
+  EXPECT_TRUE(status().contains(QStringLiteral("sign-in cancelled"))) << status().toStdString();
+  EXPECT_FALSE(ai()->connected());
 }
 
 // Run by ctest's SignIn.RealKeychain (tests/app/run-with-keychain.sh); skipped elsewhere.
