@@ -48,6 +48,8 @@ class CorrectionRecorder : public QObject {
   // failed (naming the file) tells the outcome.
   void write(const core::LabelMap& map, const std::filesystem::path& path);
   bool busy() const;
+  // The record being measured and written, for the status bar's progress and Cancel.
+  JobRunner* jobs() const { return jobs_; }
 
  Q_SIGNALS:
   void written(const QString& path);

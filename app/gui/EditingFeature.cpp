@@ -108,6 +108,9 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   connect(surfaces, &QAction::toggled, views_->volumeView(),
           &viewers::VolumeView::setSurfacesVisible);
   window_->statusBar()->addPermanentWidget(new JobProgressWidget(jobs_->runner(), window_));
+  auto* recordProgress = new JobProgressWidget(corrections_->jobs(), window_);
+  recordProgress->setObjectName(QStringLiteral("correctionRecordProgress"));
+  window_->statusBar()->addPermanentWidget(recordProgress);
   updateUndoActions();
 }
 

@@ -8,7 +8,10 @@
 #include <QPixmap>
 #include <QPushButton>
 #include <QSettings>
+#include <QToolButton>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
@@ -21,9 +24,13 @@
 #include "app/gui/CorrectionRecorder.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
+#include "app/gui/JobProgressWidget.h"
+#include "app/gui/JobRunner.h"
 #include "app/gui/LabelFileController.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ToolController.h"
+#include "core/Error.h"
+#include "core/jobs/ProgressSink.h"
 #include "core/metrics/CorrectionRecord.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"
@@ -219,4 +226,29 @@ TEST_F(AiGuiTest, TheAcceptedProposalIsComparedWithTheCorrectedMap) {
   EXPECT_EQ(r->counts.referenceOnly, 0u);
   ASSERT_FALSE(r->evaluation.labels.empty());
   EXPECT_NEAR(r->evaluation.labels[0].metrics[0], 2.0 * kept / double(kept + proposed), 1e-9);
+}
+
+TEST_F(AiGuiTest, TheCorrectionRecordBeingWrittenShowsInTheStatusBarAndCancels) {
+  // Measuring a record (Dice, HD95 per slice of every accepted label) grows with the map: the
+  // recorder's job is shown in the status bar with its title and Cancel, like every long task.
+  auto* progress =
+      window_->findChild<app::JobProgressWidget*>(QStringLiteral("correctionRecordProgress"));
+  ASSERT_NE(progress, nullptr);
+  EXPECT_FALSE(progress->isVisible());
+  bool cancelled = false;
+  editing()->corrections()->jobs()->run<bool>(
+      QStringLiteral("Writing the correction record"),
+      [](core::ProgressSink& p) {
+        while (!p.cancelled()) {
+          p.report(0.5, "measuring");
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        throw core::CancelledError();
+        return true;
+      },
+      [](bool) {}, [&](const QString&, bool c) { cancelled = c; });
+  ASSERT_TRUE(test::waitUntil([&] { return progress->isVisible(); }, 5000));
+  progress->cancelButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return cancelled; }, 5000));
+  EXPECT_TRUE(test::waitUntil([&] { return !progress->isVisible(); }, 5000));
 }
