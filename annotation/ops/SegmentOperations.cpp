@@ -104,6 +104,35 @@ std::size_t applySegmentResult(EditContext& context, std::uint16_t label, const 
   return changed;
 }
 
+core::VoxelDelta planSegmentResult(const core::LabelMap& map, std::uint16_t label,
+                                   const BoxMask& result, const core::PaintPolicy& policy) {
+  if (result.box.empty()) {
+    return {};
+  }
+  const BoxMask allowed = restrictToPolicy(result, map, label, policy);
+  core::LabelMapEdit edit = core::LabelMapEdit::staged(map, core::PaintPolicy{});
+  applyReplace(edit, allowed, label);
+  return edit.commit();
+}
+
+std::size_t landSegmentResult(EditContext& context, core::VoxelDelta delta,
+                              const std::string& text) {
+  if (!context.labels || delta.empty()) {
+    return 0;
+  }
+  delta.apply(*context.labels, true);
+  const std::size_t changed = delta.changedVoxels();
+  const core::VoxelBox box = delta.box();
+  if (context.undo) {
+    context.undo->push(
+        std::make_unique<core::VoxelEditCommand>(context.labels, std::move(delta), text));
+  }
+  if (context.changed) {
+    context.changed(box);
+  }
+  return changed;
+}
+
 std::size_t runIslands(EditContext& context, std::uint16_t label, IslandMode mode,
                        std::size_t minVoxels, core::ProgressSink& progress) {
   const BoxMask result =

@@ -2,7 +2,8 @@
 // Whole-segment operations for the app. Each is split in two so that the app can run the slow
 // part as a job: compute...() runs on a worker from a const label map (which the app keeps busy
 // meanwhile) and returns the segment's new voxels as a BoxMask; applySegmentResult() runs on the
-// GUI thread and writes it as one undo entry. run...() does both at once (scripts, tests).
+// GUI thread and writes it as one undo entry (or planSegmentResult() on the worker too, and
+// landSegmentResult() on the GUI thread). run...() does both at once (scripts, tests).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -42,6 +43,14 @@ BoxMask computeFillBetweenSlices(const core::LabelMap& map, std::uint16_t label,
 
 std::size_t applySegmentResult(EditContext& context, std::uint16_t label, const BoxMask& result,
                                const std::string& text);
+
+// The same in two halves, so that a large result does not hold the GUI thread: the plan (any
+// thread, the map unchanged; the same rules as applySegmentResult) and its landing (GUI thread:
+// writes the delta, one undo entry, context.changed). Returns the voxels changed.
+core::VoxelDelta planSegmentResult(const core::LabelMap& map, std::uint16_t label,
+                                   const BoxMask& result, const core::PaintPolicy& policy);
+std::size_t landSegmentResult(EditContext& context, core::VoxelDelta delta,
+                              const std::string& text);
 
 // --- both at once, on the calling thread ---
 

@@ -273,7 +273,7 @@ void EditSession::tableEdited() {
   flush();
 }
 
-bool EditSession::deleteSegment(std::uint16_t label, const annotation::BoxMask& voxels) {
+bool EditSession::deleteSegment(std::uint16_t label, core::VoxelDelta cleared) {
   auto map = activeMap();
   if (!map || map->segment(label) == nullptr) {
     return false;
@@ -282,15 +282,13 @@ bool EditSession::deleteSegment(std::uint16_t label, const annotation::BoxMask& 
     Q_EMIT statusMessage(tr("Unlock the segment before deleting it"));
     return false;
   }
-  core::LabelMapEdit edit(*map);
-  annotation::applyPaint(edit, voxels, 0);
+  cleared.apply(*map, true);
   auto after = map->segments();
   std::erase_if(after, [label](const core::Segment& s) { return s.label == label; });
-  return pushTableEdit("Delete segment", std::move(after), edit.commit());
+  return pushTableEdit("Delete segment", std::move(after), std::move(cleared));
 }
 
-bool EditSession::mergeSegments(std::uint16_t into, std::uint16_t from,
-                                const annotation::BoxMask& voxels) {
+bool EditSession::mergeSegments(std::uint16_t into, std::uint16_t from, core::VoxelDelta moved) {
   auto map = activeMap();
   if (!map || into == from || map->segment(into) == nullptr || map->segment(from) == nullptr) {
     return false;
@@ -299,11 +297,10 @@ bool EditSession::mergeSegments(std::uint16_t into, std::uint16_t from,
     Q_EMIT statusMessage(tr("Unlock both segments before merging them"));
     return false;
   }
-  core::LabelMapEdit edit(*map);
-  annotation::applyPaint(edit, voxels, into);
+  moved.apply(*map, true);
   auto after = map->segments();
   std::erase_if(after, [from](const core::Segment& s) { return s.label == from; });
-  return pushTableEdit("Merge segments", std::move(after), edit.commit());
+  return pushTableEdit("Merge segments", std::move(after), std::move(moved));
 }
 
 void EditSession::undo() {

@@ -81,11 +81,12 @@ class EditSession : public QObject {
   bool moveSegment(std::uint16_t label, int delta);
   void setSegmentVisible(std::uint16_t label, bool visible);
   void setSegmentLocked(std::uint16_t label, bool locked);
-  // `voxels`: the segment's voxels (extractSegment, computed by a job). Clears them and removes
-  // the segment, as one undo entry.
-  bool deleteSegment(std::uint16_t label, const annotation::BoxMask& voxels);
-  // `from`'s voxels become `into`; `from` leaves the table; one undo entry.
-  bool mergeSegments(std::uint16_t into, std::uint16_t from, const annotation::BoxMask& voxels);
+  // `cleared`: the segment's voxels set to 0, worked out by a job from the map as it is
+  // (LabelMapEdit::staged). Writes it and removes the segment, as one undo entry.
+  bool deleteSegment(std::uint16_t label, core::VoxelDelta cleared);
+  // `moved`: `from`'s voxels set to `into` (worked out the same way); `from` leaves the table;
+  // one undo entry.
+  bool mergeSegments(std::uint16_t into, std::uint16_t from, core::VoxelDelta moved);
 
   // Voxels already written into the active map (`delta`, e.g. an accepted AI proposal), with
   // the segment table becoming `table` when given: one undo entry named `text`.

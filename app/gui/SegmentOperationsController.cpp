@@ -189,17 +189,20 @@ bool SegmentOperationsController::run(SegmentOp op, const SegmentOpParams& param
   std::shared_ptr<const core::LabelMap> source = map;
   EditSession* session = session_;
   const QString text = textOf(op);
-  return jobs_->run<annotation::BoxMask>(
+  const core::PaintPolicy policy = session_->context().policy;
+  return jobs_->run<core::VoxelDelta>(
       text,
-      [source, label, op, params](core::ProgressSink& progress) {
-        return compute(*source, label, op, params, progress);
+      [source, label, op, params, policy](core::ProgressSink& progress) {
+        const annotation::BoxMask result = compute(*source, label, op, params, progress);
+        progress.throwIfCancelled();
+        return annotation::planSegmentResult(*source, label, result, policy);
       },
-      [session, source, label, text](annotation::BoxMask result) {
+      [session, source, text](core::VoxelDelta delta) {
         if (session->activeMap() != source) {
           return;  // the user switched label maps meanwhile
         }
         const std::size_t changed =
-            annotation::applySegmentResult(session->context(), label, result, text.toStdString());
+            annotation::landSegmentResult(session->context(), std::move(delta), text.toStdString());
         session->flush();
         Q_EMIT session->statusMessage(tr("%1: %2 voxels changed").arg(text).arg(changed));
       });

@@ -20,9 +20,11 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "annotation/ops/BoxMask.h"
 #include "app/gui/EditJobs.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/SegmentMeasurer.h"
+#include "core/edit/LabelMapEdit.h"
 
 namespace delineate::app {
 
@@ -295,13 +297,19 @@ bool SegmentsDock::deleteSegment(std::uint16_t label) {
   }
   std::shared_ptr<const core::LabelMap> source = map;
   EditSession* session = session_;
-  return jobs_->run<annotation::BoxMask>(
+  return jobs_->run<core::VoxelDelta>(
       tr("Deleting a segment"),
       [source, label](core::ProgressSink& progress) {
         progress.throwIfCancelled();
-        return annotation::extractSegment(*source, label);
+        const annotation::BoxMask voxels = annotation::extractSegment(*source, label);
+        progress.throwIfCancelled();
+        core::LabelMapEdit edit = core::LabelMapEdit::staged(*source);
+        annotation::applyPaint(edit, voxels, 0);
+        return edit.commit();
       },
-      [session, label](annotation::BoxMask voxels) { session->deleteSegment(label, voxels); });
+      [session, label](core::VoxelDelta cleared) {
+        session->deleteSegment(label, std::move(cleared));
+      });
 }
 
 bool SegmentsDock::mergeSegments(std::uint16_t into, std::uint16_t from) {
@@ -311,14 +319,18 @@ bool SegmentsDock::mergeSegments(std::uint16_t into, std::uint16_t from) {
   }
   std::shared_ptr<const core::LabelMap> source = map;
   EditSession* session = session_;
-  return jobs_->run<annotation::BoxMask>(
+  return jobs_->run<core::VoxelDelta>(
       tr("Merging segments"),
-      [source, from](core::ProgressSink& progress) {
+      [source, into, from](core::ProgressSink& progress) {
         progress.throwIfCancelled();
-        return annotation::extractSegment(*source, from);
+        const annotation::BoxMask voxels = annotation::extractSegment(*source, from);
+        progress.throwIfCancelled();
+        core::LabelMapEdit edit = core::LabelMapEdit::staged(*source);
+        annotation::applyPaint(edit, voxels, into);
+        return edit.commit();
       },
-      [session, into, from](annotation::BoxMask voxels) {
-        session->mergeSegments(into, from, voxels);
+      [session, into, from](core::VoxelDelta moved) {
+        session->mergeSegments(into, from, std::move(moved));
       });
 }
 

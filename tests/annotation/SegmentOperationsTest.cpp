@@ -198,6 +198,35 @@ TEST(SegmentOperations, ComputeOnAWorkerThenApplyOnTheCaller) {
   EXPECT_EQ(f.undo.undoText(), "Closing");
 }
 
+TEST(SegmentOperations, APlanWorkedOutOnAWorkerLandsAsTheSameEditUnderThePolicy) {
+  // The app works out the whole edit on the worker (the map untouched) and only writes it on
+  // the GUI thread: the result must be what applying on the GUI thread gave, policy included.
+  for (const core::PaintPolicy policy :
+       {core::PaintPolicy{}, core::PaintPolicy{core::OverwriteMode::EmptyOnly}}) {
+    OpsFixture f, twin;
+    drawScene(f);
+    drawScene(twin);
+    f.ctx.policy = twin.ctx.policy = policy;
+    const auto before = f.snapshot();
+    core::VoxelDelta plan;
+    std::thread worker([&] {
+      core::NullProgress progress;
+      const core::LabelMap& map = *f.ctx.labels;
+      plan = planSegmentResult(map, 1, computeMargin(map, 1, 2, progress), policy);
+    });
+    worker.join();
+    EXPECT_EQ(f.snapshot(), before) << "the plan writes nothing";
+    const std::size_t changed = landSegmentResult(f.ctx, std::move(plan), "Margin");
+    core::NullProgress progress;
+    EXPECT_EQ(runMargin(twin.ctx, 1, 2, progress), changed);
+    EXPECT_GT(changed, 0u);
+    EXPECT_EQ(f.snapshot(), twin.snapshot());
+    EXPECT_EQ(f.undo.undoText(), "Margin");
+    f.undo.undo();
+    EXPECT_EQ(f.snapshot(), before);
+  }
+}
+
 TEST(SegmentOperations, CancelLeavesEverythingAsItWas) {
   class Cancelled : public core::ProgressSink {
    public:
