@@ -85,16 +85,27 @@ TEST(AiInteraction, FrozenRegionOnlyGainsVoxels) {
   EXPECT_EQ(changed.hi[2], 6u);
 }
 
-TEST(ProposalMerge, AcceptRespectsThePolicyAndTheLocks) {
+namespace {
+
+// A target map holding the user's work: a locked voxel of "Manual" at (3, 5, 3) and one voxel of
+// "Tumour" at (4, 5, 3).
+core::LabelMap mapWithLockedWork() {
   core::LabelMap target("t", grid(),
                         {{.label = 1, .name = "Tumour"}, {.label = 2, .name = "Manual"}});
   {
     core::LabelMapEdit edit(target);
-    edit.write(3, 5, 3, 2);  // the user's locked work
+    edit.write(3, 5, 3, 2);
     edit.write(4, 5, 3, 1);
     edit.commit();
   }
   target.segment(2)->locked = true;
+  return target;
+}
+
+}  // namespace
+
+TEST(ProposalMerge, AcceptRespectsThePolicyAndTheLocks) {
+  core::LabelMap target = mapWithLockedWork();
   const auto proposal = blockProposal(2, 6, 2, 4);
   core::PaintPolicy onlyEmpty;
   onlyEmpty.mode = core::OverwriteMode::EmptyOnly;
@@ -109,15 +120,7 @@ TEST(ProposalMerge, AcceptRespectsThePolicyAndTheLocks) {
 }
 
 TEST(ProposalMerge, APlannedMergeLeavesTheMapUntilAppliedAndThenMatchesTheDirectOne) {
-  core::LabelMap target("t", grid(),
-                        {{.label = 1, .name = "Tumour"}, {.label = 2, .name = "Manual"}});
-  {
-    core::LabelMapEdit edit(target);
-    edit.write(3, 5, 3, 2);
-    edit.write(4, 5, 3, 1);
-    edit.commit();
-  }
-  target.segment(2)->locked = true;
+  core::LabelMap target = mapWithLockedWork();
   const auto proposal = blockProposal(2, 6, 2, 4);
   core::PaintPolicy onlyEmpty;
   onlyEmpty.mode = core::OverwriteMode::EmptyOnly;

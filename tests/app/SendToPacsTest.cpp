@@ -40,6 +40,17 @@ struct ForgetNodes {
 class SendToPacsTest : public test::EditingWindowTest {
  protected:
   SendToPacsTest() { loadAsDicom_ = true; }
+
+  // A short brush stroke through the centre: a label map worth sending as a SEG.
+  void paint() {
+    session()->ensureLabelMap();
+    window_->action(QStringLiteral("tool.brush"))->trigger();
+    editing()->tools()->setBrushRadiusMm(4);
+    const core::Vec3 c = centre();
+    stroke(view(0), {c, {c[0] + 6, c[1], c[2]}});
+    ASSERT_TRUE(waitSettled());
+    ASSERT_GT(countLabel(), 0u);
+  }
 };
 
 }  // namespace
@@ -84,13 +95,7 @@ TEST_F(SendToPacsTest, TheSeriesAndItsSegReachThePacsSetUpInPreferences) {
   prefs->close();
 
   // Paint, then send the series and the label map.
-  session()->ensureLabelMap();
-  window_->action(QStringLiteral("tool.brush"))->trigger();
-  editing()->tools()->setBrushRadiusMm(4);
-  const core::Vec3 c = centre();
-  stroke(view(0), {c, {c[0] + 6, c[1], c[2]}});
-  ASSERT_TRUE(waitSettled());
-  ASSERT_GT(countLabel(), 0u);
+  ASSERT_NO_FATAL_FAILURE(paint());
 
   window_->action(QStringLiteral("file.sendToPacs"))->trigger();
   ASSERT_EQ(send->nodeBox()->count(), 1) << "the node added in Preferences";
@@ -155,12 +160,7 @@ TEST_F(SendToPacsTest, ToANodeMarkedDeidentifyOnlyPseudonymousCopiesGoAndTheSegS
   EXPECT_TRUE(app::DeidSettings::load().options.retainLongitudinalModifiedDates);
   prefs->close();
 
-  session()->ensureLabelMap();
-  window_->action(QStringLiteral("tool.brush"))->trigger();
-  editing()->tools()->setBrushRadiusMm(4);
-  const core::Vec3 c = centre();
-  stroke(view(0), {c, {c[0] + 6, c[1], c[2]}});
-  ASSERT_TRUE(waitSettled());
+  ASSERT_NO_FATAL_FAILURE(paint());
 
   window_->action(QStringLiteral("file.sendToPacs"))->trigger();
   app::SendToPacsDialog* send = window_->pacs()->dialog();
