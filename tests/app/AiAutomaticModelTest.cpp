@@ -1,6 +1,6 @@
 // The built-in engine's automatic demonstration model in the workstation: on the sample brain MR,
 // Run without clicks proposes its four structures, and Accept puts each into a segment of its
-// name as one undo step.
+// name as one undo step (merged by a job, as a whole-image answer on a large image is).
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
@@ -72,8 +72,14 @@ TEST_F(AiAutomaticModelTest, RunProposesTheSampleBrainStructuresAndAcceptNamesTh
   ASSERT_EQ(proposal->segments().size(), 4u);
   EXPECT_EQ(countLabel(), 0u) << "a proposal is not an edit";
 
+  // The path a whole-image answer on a large image takes (over 4 M voxels of content): the
+  // merge is worked out by a job, the map untouched until its result lands.
+  ai->setWorkerMergeVoxels(0);
   ASSERT_TRUE(ai->accept());
+  EXPECT_EQ(countLabel(), 0u) << "nothing written on the GUI thread yet";
+  EXPECT_TRUE(session()->busy()) << "the map is held while the job reads it";
   ASSERT_TRUE(waitSettled());
+  EXPECT_FALSE(ai->hasProposal());
   const auto map = session()->activeMap();
   for (const std::string& name : annotation::LocalEngineBackend::brainMrLabels()) {
     EXPECT_NE(segmentNamed(name), nullptr) << name;
