@@ -5,13 +5,12 @@
 #include "core/io/NiftiWriter.h"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
-#include <csignal>
 #include <cstring>
 #include <fstream>
 
 #include "DicomTestSupport.h"
+#include "FileSizeLimit.h"
 #include "TempDir.h"
 #include "core/Error.h"
 #include "core/io/LabelMapFileIO.h"
@@ -111,13 +110,7 @@ TEST(NiftiWriter, ADiskThatRefusesMoreBytesIsAnErrorNamingTheFile) {
                                    return double((i * 7919 + j * 104729 + k * 1299709) % 30000);
                                  });
   const fs::path file = dir / "ct.nii.gz";
-  // The kernel refuses to grow any file past 4 KiB: what a full disk looks like to a writer.
-  std::signal(SIGXFSZ, SIG_IGN);
-  rlimit old{};
-  ::getrlimit(RLIMIT_FSIZE, &old);
-  rlimit small = old;
-  small.rlim_cur = 4096;
-  ::setrlimit(RLIMIT_FSIZE, &small);
+  delineate::test::FileSizeLimit full(4096);  // no file grows past 4 KiB: a full disk
   std::string error;
   try {
     NullProgress progress;
@@ -125,7 +118,7 @@ TEST(NiftiWriter, ADiskThatRefusesMoreBytesIsAnErrorNamingTheFile) {
   } catch (const Error& e) {
     error = e.what();
   }
-  ::setrlimit(RLIMIT_FSIZE, &old);
+  full.lift();
   EXPECT_NE(error.find(file.string()), std::string::npos) << error;
   EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
   EXPECT_FALSE(fs::exists(file));

@@ -1,13 +1,12 @@
 // The persistent upload queue: what a crash, a second enqueue of the same case, a changed label,
 // a pause or a second sender do to it; and the retry delays.
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <fstream>
 #include <random>
 
+#include "FileSizeLimit.h"
 #include "TempDir.h"
 #include "UploadTestSupport.h"
 #include "core/Error.h"
@@ -157,13 +156,7 @@ TEST(UploadQueue, AFullDiskWhileQueueingLeavesTheQueueAsItWas) {
   prepared.id = "case-big";
   prepared.source = "big.nii.gz";
   prepared.image = image;
-  // The kernel refuses to grow any file past 4 KiB: what a full disk looks like to a writer.
-  std::signal(SIGXFSZ, SIG_IGN);
-  rlimit old{};
-  ::getrlimit(RLIMIT_FSIZE, &old);
-  rlimit small = old;
-  small.rlim_cur = 4096;
-  ::setrlimit(RLIMIT_FSIZE, &small);
+  test::FileSizeLimit full(4096);  // no file grows past 4 KiB: a full disk
   bool threw = false;
   try {
     core::upload::enqueuePrepared(queue, prepared);
@@ -171,7 +164,7 @@ TEST(UploadQueue, AFullDiskWhileQueueingLeavesTheQueueAsItWas) {
     threw = true;
     EXPECT_NE(std::string(e.what()).find("image.nii.gz"), std::string::npos) << e.what();
   }
-  ::setrlimit(RLIMIT_FSIZE, &old);
+  full.lift();
   EXPECT_TRUE(threw);
   EXPECT_TRUE(queue.items().empty());
   EXPECT_TRUE(fs::is_empty(dir / "q" / "incoming")) << "no half-written file stays behind";
