@@ -25,3 +25,24 @@ find_package(VTK 9.1 REQUIRED COMPONENTS
   RenderingFreeType RenderingAnnotation RenderingUI InteractionStyle)
 
 add_compile_definitions(QT_NO_KEYWORDS)
+
+# delineate_vtk_autoinit(TARGET...): vtk_module_autoinit() for the VTK modules we link, with its
+# generated header named relative to the build folder (found through an include path) instead of
+# by its absolute path: an absolute path in a definition is part of every compile's cache key and
+# differs in every clone (docs/ci.md).
+function(delineate_vtk_autoinit)
+  vtk_module_autoinit(TARGETS ${ARGN} MODULES ${VTK_LIBRARIES})
+  foreach(target IN LISTS ARGN)
+    get_target_property(defs ${target} COMPILE_DEFINITIONS)
+    if(NOT defs)
+      continue()
+    endif()
+    set(relative_defs)
+    foreach(def IN LISTS defs)
+      string(REPLACE "_AUTOINIT_INCLUDE=\"${CMAKE_BINARY_DIR}/" "_AUTOINIT_INCLUDE=\"" def "${def}")
+      list(APPEND relative_defs "${def}")
+    endforeach()
+    set_property(TARGET ${target} PROPERTY COMPILE_DEFINITIONS "${relative_defs}")
+    target_include_directories(${target} PRIVATE ${CMAKE_BINARY_DIR})
+  endforeach()
+endfunction()

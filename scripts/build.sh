@@ -3,10 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-default}
-export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # Relative paths in the cache keys: a fresh clone elsewhere reuses the same cache entries.
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(pwd)}
+source scripts/ccache-env.sh
 if [ ! -f "build/$preset/build.ninja" ]; then
   cmake --preset "$preset"
 fi

@@ -4,9 +4,11 @@
 # a fixed random seed so that CI runs repeat.
 # A crash, leak, hang (30 s) or sanitizer finding fails.
 # Usage: scripts/fuzz-smoke.sh [SECONDS_PER_HARNESS]   (default 30)
+#        scripts/fuzz-smoke.sh build                   (only builds the harnesses)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
+source scripts/ccache-env.sh
 if [ ! -f build/fuzz/build.ninja ]; then
   cmake --preset fuzz
 fi
@@ -14,6 +16,7 @@ fi
 harnesses=(DicomLoaderFuzzer:dicom NiftiLoaderFuzzer:nifti MonaiResponseFuzzer:monai
   SrDocumentFuzzer:sr)
 cmake --build --preset fuzz --target "${harnesses[@]%%:*}" make_fuzz_seeds
+[ "$seconds" = build ] && exit 0
 work=build/fuzz/smoke
 rm -rf "$work"
 build/fuzz/tests/fuzz/make_fuzz_seeds "$work/seeds"
