@@ -12,6 +12,7 @@ pkgs=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcmtk dicom3tools dcm2niix plastimatch poppler-utils orthanc
+  libgdcm-tools python3 python3-numpy python3-pydicom python3-nibabel
   dpkg-dev file appstream desktop-file-utils shared-mime-info
   clang libclang-rt-14-dev
 )

@@ -1,6 +1,7 @@
 #include "core/io/DicomCodecs.h"
 
 #include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dcobject.h>
 #include <dcmtk/dcmdata/dcrledrg.h>
 #include <dcmtk/dcmdata/dcrleerg.h>
 #include <dcmtk/dcmjpeg/djdecode.h>
@@ -37,6 +38,9 @@ OFLogger::LogLevel logLevelFromEnvironment() {
 
 void registerOnce() {
   OFLog::configure(logLevelFromEnvironment());
+  // Attributes stored with VR UN (written by a system that did not know them, or passed on by an
+  // archive) are read by their dictionary VR: a Rescale Slope in UN is still a decimal string.
+  dcmEnableUnknownVRConversion.set(OFTrue);
 
   // Decoders: never invent new SOP Instance UIDs; we only read pixels.
   DJDecoderRegistration::registerCodecs(EDC_photometricInterpretation, EUC_never);

@@ -11,7 +11,10 @@
 #include <dcmtk/dcmdata/dcxfer.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "core/Error.h"
@@ -47,6 +50,51 @@ DcmPixelData* openPixelData(const DicomFileHeader& h, DcmFileFormat& file) {
     throw Error(ErrorKind::InvalidInput, path, "PixelData element of an unexpected type");
   }
   return pixels;
+}
+
+// Sum of the differences between neighbouring samples along each row: small for an image, large
+// for one whose bytes are in the wrong order.
+template <class T>
+double rowVariation(const unsigned char* frame, std::size_t rows, std::size_t columns) {
+  double total = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    T previous{};
+    std::memcpy(&previous, frame + r * columns * sizeof(T), sizeof(T));
+    for (std::size_t c = 1; c < columns; ++c) {
+      T v{};
+      std::memcpy(&v, frame + (r * columns + c) * sizeof(T), sizeof(T));
+      total += std::abs(static_cast<double>(v) - static_cast<double>(previous));
+      previous = v;
+    }
+  }
+  return total;
+}
+
+void swapHalves(unsigned char* frame, std::size_t samples) {
+  for (std::size_t i = 0; i < samples; ++i) {
+    unsigned char* p = frame + 4 * i;
+    std::swap(p[0], p[2]);
+    std::swap(p[1], p[3]);
+  }
+}
+
+// 32-bit samples in Explicit VR Big Endian: Pixel Data is OW, which DCMTK swaps as 16-bit words
+// (and its dcmconv writes so), while pydicom and GDCM write and read each sample as a big-endian
+// 32-bit word. DCMTK decoded `frame` the first way; when the second gives the smoother image, the
+// file was written the second way and the halves of each sample are exchanged. Returns true then.
+bool fixBigEndian32(unsigned char* frame, const DicomFileHeader& h, bool pixelSigned) {
+  const std::size_t samples = h.rows * h.columns;
+  auto variation = [&] {
+    return pixelSigned ? rowVariation<std::int32_t>(frame, h.rows, h.columns)
+                       : rowVariation<std::uint32_t>(frame, h.rows, h.columns);
+  };
+  const double asDecoded = variation();
+  swapHalves(frame, samples);
+  if (variation() < asDecoded) {
+    return true;
+  }
+  swapHalves(frame, samples);
+  return false;
 }
 
 }  // namespace
@@ -119,6 +167,13 @@ void DicomFrameDecoder::decode(const DicomDecodeUnit& unit, ProgressSink& progre
   }
 }
 
+void DicomFrameDecoder::warn(std::string message) {
+  std::lock_guard lock(warningsMutex_);
+  if (std::find(warnings_.begin(), warnings_.end(), message) == warnings_.end()) {
+    warnings_.push_back(std::move(message));
+  }
+}
+
 void DicomFrameDecoder::store(const void* samples, std::size_t slice) {
   ranges_[slice] = convertDicomSlice(samples, base_ + slice * slotBytes_, sliceVoxels_, format_,
                                      plan_, rescales_[slice]);
@@ -152,6 +207,9 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
   // small scratch buffer (8-bit frames of odd size, 32-bit samples kept as Int16).
   const std::size_t padded = frameBytes + (frameBytes & 1u);
   const bool rle = h.transferSyntaxUid == UID_RLELosslessTransferSyntax;
+  const bool bigEndian32 =
+      h.transferSyntaxUid == UID_BigEndianExplicitTransferSyntax && format_.bitsAllocated == 32;
+  std::optional<bool> wordsOf32Bits;  // decided on the unit's first frame
   const bool jpeg = isDcmjpegTransferSyntax(h.transferSyntaxUid);
   std::vector<unsigned char> scratch;
   DcmFileCache cache;
@@ -178,6 +236,18 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
     checkDicom(pixels->getUncompressedFrame(ds, static_cast<Uint32>(frame), startFragment, target,
                                             static_cast<Uint32>(padded), colourModel, &cache),
                path, "decoding frame " + std::to_string(frame + 1));
+    if (bigEndian32) {
+      if (!wordsOf32Bits) {
+        wordsOf32Bits = fixBigEndian32(target, h, format_.pixelSigned);
+        if (*wordsOf32Bits) {
+          warn(path +
+               ": 32-bit big-endian Pixel Data read as 32-bit words (as pydicom and GDCM "
+               "write it), not as 16-bit words (as DCMTK does): the image is smooth so");
+        }
+      } else if (*wordsOf32Bits) {
+        swapHalves(target, h.rows * h.columns);
+      }
+    }
     store(target, slice);
     expectedFrame = frame + 1;
   }

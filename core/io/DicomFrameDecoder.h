@@ -4,6 +4,8 @@
 // One decoder serves several threads as long as each works on its own units.
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -47,11 +49,15 @@ class DicomFrameDecoder {
 
   // Stored-value range of each slice, valid once every slice was decoded.
   const std::vector<std::pair<std::int64_t, std::int64_t>>& ranges() const { return ranges_; }
+  // What the decoding noticed and the reader should see (each names its file); valid once every
+  // unit was decoded.
+  const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
   void store(const void* samples, std::size_t slice);
   void decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSink& progress);
   void decodeJpeg2000(const DicomDecodeUnit& unit, ProgressSink& progress);
+  void warn(std::string message);
 
   const std::vector<DicomFileHeader>& headers_;
   DicomSampleFormat format_;
@@ -61,6 +67,8 @@ class DicomFrameDecoder {
   std::size_t slotBytes_;
   unsigned char* base_;
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges_;
+  std::mutex warningsMutex_;
+  std::vector<std::string> warnings_;
 };
 
 }  // namespace delineate::core

@@ -73,8 +73,18 @@ struct DicomFileHeader {
   double gantryTilt = 0;                 // degrees, GantryDetectorTilt
   double spacingBetweenSlices = 0;       // 0 when absent
   std::vector<double> gridFrameOffsets;  // RT dose style frame offsets along the normal
+  // Modality LUT Sequence (0028,3000), first item: stored value `first` maps to table[0]; values
+  // below use table.front(), above table.back(). Empty when absent or unreadable.
+  struct ModalityLut {
+    std::int64_t first = 0;
+    unsigned bits = 16;
+    std::vector<std::uint16_t> table;
+    bool operator==(const ModalityLut&) const = default;
+  };
   bool hasModalityLutSequence = false;
-  bool enhanced = false;  // per-frame functional groups present
+  ModalityLut modalityLut;
+  bool enhanced = false;       // per-frame functional groups present
+  double doseGridScaling = 0;  // RTDOSE Dose Grid Scaling (3004,000E); 0 when absent
   std::vector<WindowPreset> windows;
   // VOI LUT Function (0028,1056) of the windows ("" = LINEAR) and the VOI LUT Sequence tables,
   // from the dataset or the (shared, else first per-frame) Frame VOI LUT Sequence.

@@ -9,6 +9,7 @@
 #include "core/io/DicomCodecs.h"
 #include "core/io/DicomFrameDecoder.h"
 #include "core/io/DicomHeader.h"
+#include "core/io/DicomModalityLut.h"
 #include "core/io/DicomPixelConversion.h"
 #include "core/io/DicomSliceGeometry.h"
 #include "core/io/DicomWindows.h"
@@ -152,9 +153,18 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   }
   DicomSampleFormat format{ref.bitsAllocated, ref.bitsStored, ref.highBit, ref.pixelSigned};
   validateSampleFormat(format, ref.path);
+  // A Modality LUT Sequence replaces the rescale (the two are exclusive): one table for the whole
+  // series, else the stored values with a warning.
+  std::optional<DicomFileHeader::ModalityLut> modalityLut;
   if (std::any_of(headers.begin(), headers.end(),
                   [](const auto& h) { return h.hasModalityLutSequence; })) {
-    warnings.push_back("a Modality LUT Sequence is present and was not applied");
+    const bool same = std::all_of(headers.begin(), headers.end(),
+                                  [&](const auto& h) { return h.modalityLut == ref.modalityLut; });
+    if (same && !ref.modalityLut.table.empty()) {
+      modalityLut = ref.modalityLut;
+    } else if (!same) {
+      warnings.push_back("the files' Modality LUT Sequences differ; stored values shown");
+    }
   }
 
   // 3. Frames in slice order and the grid.
@@ -185,7 +195,7 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
     const DicomSliceSource s = frameOf[idx];
     slices.push_back(s);
     const DicomFrameHeader fh = headers[s.file].frame(s.frame);
-    rescales.push_back({fh.slope, fh.intercept});
+    rescales.push_back(modalityLut ? Rescale{} : Rescale{fh.slope, fh.intercept});
   }
 
   // 4. Sizes, type, buffer.
@@ -213,6 +223,11 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   });
   buffer =
       finalizeDicomPixels(std::move(buffer), format, plan, rescales, decoder.ranges(), sliceVoxels);
+  if (modalityLut) {
+    progress.report(0.95, "Applying the Modality LUT");
+    buffer = applyModalityLut(*buffer, *modalityLut);
+  }
+  warnings.insert(warnings.end(), decoder.warnings().begin(), decoder.warnings().end());
   if (dot(layout.shearPerSlice, layout.shearPerSlice) > 0) {
     progress.report(0.95, "Removing gantry tilt");
     unshearDicomSlices(*buffer, layout.geometry, layout.shearPerSlice);

@@ -2,7 +2,9 @@
 
 #include <itkImageFileWriter.h>
 #include <itkImageIOBase.h>
-#include <itkImageIOFactory.h>
+#include <itkMetaImageIO.h>
+#include <itkNiftiImageIO.h>
+#include <itkNrrdImageIO.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -74,6 +76,26 @@ std::string megabytes(std::size_t bytes) {
   return std::to_string(bytes / (1024 * 1024)) + " MiB";
 }
 
+// The one ITK reader the file's extension calls for. ITK's factory would ask every registered
+// reader in turn whether it can read the file, and one of them (GDCM's) aborts the process on
+// some inputs (tests/data/repro/gdcm-assert-abort.nii): a file is only ever probed by its own
+// format's reader.
+itk::ImageIOBase::Pointer readerForName(const std::string& name, const char** format) {
+  if (endsWith(name, ".nii") || endsWith(name, ".nii.gz")) {
+    *format = "NIfTI";
+    return itk::NiftiImageIO::New().GetPointer();
+  }
+  if (endsWith(name, ".nrrd") || endsWith(name, ".nhdr")) {
+    *format = "NRRD";
+    return itk::NrrdImageIO::New().GetPointer();
+  }
+  if (endsWith(name, ".mha") || endsWith(name, ".mhd")) {
+    *format = "MetaImage";
+    return itk::MetaImageIO::New().GetPointer();
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 bool isVolumeFile(const fs::path& path) {
@@ -97,10 +119,17 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
   progress.report(0.0, "Reading header");
   checkNiftiHeader(path);
   try {
-    itk::ImageIOBase::Pointer io =
-        itk::ImageIOFactory::CreateImageIO(file.c_str(), itk::IOFileModeEnum::ReadMode);
+    const char* format = "";
+    itk::ImageIOBase::Pointer io = readerForName(lowerName(path), &format);
     if (!io) {
-      throw Error(ErrorKind::Unsupported, file, "not a NIfTI, NRRD or MetaImage file ITK can read");
+      throw Error(ErrorKind::Unsupported, file,
+                  "unknown image file type (NIfTI .nii/.nii.gz, NRRD .nrrd/.nhdr and MetaImage "
+                  ".mha/.mhd are read)");
+    }
+    if (!io->CanReadFile(file.c_str())) {
+      throw Error(ErrorKind::InvalidInput, file,
+                  std::string("not a ") + format +
+                      " file: its header is not one (damaged, or another format under this name)");
     }
     io->SetFileName(file);
     io->ReadImageInformation();

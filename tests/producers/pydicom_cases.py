@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Writes one DICOM test case with pydicom (and, for some cases, converts it with DCMTK's dcmconv),
+then writes pydicom's own decoding of the final file as the reference the reader is compared with.
+
+Usage: pydicom_cases.py CASE OUTDIR
+Writes OUTDIR/image.dcm, OUTDIR/reference.f64 (the values pydicom reads, Modality LUT or rescale
+or Dose Grid Scaling applied, float64 little endian, frame by frame, row by row) and
+OUTDIR/reference.txt ("frames rows columns").
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pydicom
+from pydicom.dataset import Dataset, FileMetaDataset
+from pydicom.pixel_data_handlers.util import apply_modality_lut
+from pydicom.sequence import Sequence
+from pydicom.uid import ExplicitVRLittleEndian, generate_uid
+
+ROWS, COLS = 6, 5
+
+
+def base(modality, sop_class, frames=1):
+    ds = Dataset()
+    meta = FileMetaDataset()
+    meta.MediaStorageSOPClassUID = sop_class
+    meta.MediaStorageSOPInstanceUID = generate_uid()
+    meta.TransferSyntaxUID = ExplicitVRLittleEndian
+    ds.file_meta = meta
+    ds.is_little_endian = True
+    ds.is_implicit_VR = False
+    ds.SOPClassUID = sop_class
+    ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+    ds.PatientName = "Producer^Pydicom"
+    ds.PatientID = "PYD-1"
+    ds.StudyInstanceUID = generate_uid()
+    ds.SeriesInstanceUID = generate_uid()
+    ds.FrameOfReferenceUID = generate_uid()
+    ds.Modality = modality
+    ds.SeriesNumber = 1
+    ds.InstanceNumber = 1
+    ds.Rows, ds.Columns = ROWS, COLS
+    ds.SamplesPerPixel = 1
+    ds.PhotometricInterpretation = "MONOCHROME2"
+    ds.PixelSpacing = [0.8, 0.7]
+    ds.ImageOrientationPatient = [1, 0, 0, 0, 1, 0]
+    ds.ImagePositionPatient = [-10, -20, 30]
+    ds.SliceThickness = 2.5
+    if frames > 1:
+        ds.NumberOfFrames = frames
+    return ds
+
+
+def pixels(ds, array, bits, signed):
+    ds.BitsAllocated = bits
+    ds.BitsStored = bits
+    ds.HighBit = bits - 1
+    ds.PixelRepresentation = 1 if signed else 0
+    ds.PixelData = array.astype(array.dtype.newbyteorder("<")).tobytes()
+
+
+def ramp(frames, lo, hi, dtype):
+    n = frames * ROWS * COLS
+    return np.linspace(lo, hi, n).round().astype(dtype).reshape(frames, ROWS, COLS)
+
+
+def rt_dose():
+    frames = 3
+    ds = base("RTDOSE", "1.2.840.10008.5.1.4.1.1.481.2", frames)
+    ds.GridFrameOffsetVector = [0, 2.5, 5]
+    ds.FrameIncrementPointer = 0x3004000C
+    ds.DoseUnits = "GY"
+    ds.DoseType = "PHYSICAL"
+    ds.DoseSummationType = "PLAN"
+    ds.DoseGridScaling = "1.5e-05"
+    pixels(ds, ramp(frames, 795000, 1254000, np.uint32), 32, False)
+    return ds
+
+
+def ct_signed(frames=1):
+    ds = base("CT", "1.2.840.10008.5.1.4.1.1.2")
+    ds.RescaleIntercept = "-1024"
+    ds.RescaleSlope = "1"
+    ds.RescaleType = "HU"
+    pixels(ds, ramp(1, -2000, 3000, np.int16), 16, True)
+    return ds
+
+
+def ct_rescale_un():
+    ds = ct_signed()
+    ds.RescaleSlope = "2.5"
+    return ds
+
+
+def rewrite_as_un(path, tags):
+    """Rewrites the explicit-VR little-endian elements `tags` of the file with VR UN, as archives
+    that do not know an attribute pass it on (pydicom itself writes the dictionary VR)."""
+    data = open(path, "rb").read()
+    for group, element in tags:
+        key = group.to_bytes(2, "little") + element.to_bytes(2, "little")
+        at = data.index(key, 132)
+        length = int.from_bytes(data[at + 6:at + 8], "little")
+        value = data[at + 8:at + 8 + length]
+        un = key + b"UN\0\0" + length.to_bytes(4, "little") + value
+        data = data[:at] + un + data[at + 8 + length:]
+    open(path, "wb").write(data)
+
+
+def modality_lut():
+    ds = base("OT", "1.2.840.10008.5.1.4.1.1.7")
+    stored = ramp(1, 0, 255, np.uint16)
+    pixels(ds, stored, 16, False)
+    ds.BitsStored = 8
+    ds.HighBit = 7
+    lut = Dataset()
+    # 200 entries from stored value 20: below 20 the first entry, above 219 the last applies.
+    lut.LUTDescriptor = [200, 20, 16]
+    lut.ModalityLUTType = "US"
+    table = (np.arange(200, dtype=np.float64) ** 2 / 10).round().astype(np.uint16)
+    lut.add_new(0x00283006, "US", table.tolist())
+    ds.ModalityLUTSequence = Sequence([lut])
+    return ds
+
+
+def write(ds, path):
+    ds.save_as(path, write_like_original=False)
+
+
+def rt_dose_big_endian_by_pydicom():
+    """pydicom's own big-endian writing: each 32-bit sample as a big-endian 32-bit word."""
+    ds = rt_dose()
+    ds.file_meta.TransferSyntaxUID = "1.2.840.10008.1.2.2"
+    ds.is_little_endian = False
+    ds.PixelData = ramp(3, 795000, 1254000, np.uint32).astype(">u4").tobytes()
+    return ds
+
+
+def to_big_endian(path):
+    tmp = path + ".le"
+    os.replace(path, tmp)
+    subprocess.run(["dcmconv", "+tb", tmp, path], check=True)
+    os.remove(tmp)
+
+
+CASES = {
+    # name: (dataset builder, convert to Explicit VR Big Endian with dcmconv)
+    "rtdose-u32-le": (rt_dose, False),
+    # DCMTK swaps 32-bit Pixel Data (VR OW) as 16-bit words, pydicom as 32-bit words: both exist.
+    "rtdose-u32-be-dcmtk": (rt_dose, True),
+    "rtdose-u32-be-pydicom": (rt_dose_big_endian_by_pydicom, False),
+    "ct-s16-be": (ct_signed, True),
+    "ct-rescale-un": (ct_rescale_un, False),
+    "modality-lut-sequence": (modality_lut, False),
+}
+
+
+def reference(path, producer_path):
+    """pydicom's decoding of producer_path (the producer's own reading of what it wrote)."""
+    ds = pydicom.dcmread(producer_path)
+    arr = ds.pixel_array.astype(np.float64)
+    if ds.Modality == "RTDOSE" and "DoseGridScaling" in ds:
+        arr = arr * float(ds.DoseGridScaling)
+    else:
+        arr = apply_modality_lut(ds.pixel_array, ds).astype(np.float64)
+    frames = int(getattr(ds, "NumberOfFrames", 1) or 1)
+    return arr.reshape(frames, ds.Rows, ds.Columns)
+
+
+def main():
+    if len(sys.argv) == 2 and sys.argv[1] == "--list":
+        print("\n".join(CASES))
+        return
+    case, out = sys.argv[1], sys.argv[2]
+    build, big_endian = CASES[case]
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "image.dcm")
+    write(build(), path)
+    producer_path = path
+    if case == "ct-rescale-un":
+        rewrite_as_un(path, [(0x0028, 0x1052), (0x0028, 0x1053)])
+    if big_endian:
+        # DCMTK's own reading of what dcmconv wrote: converted back to little endian by dcmconv.
+        to_big_endian(path)
+        producer_path = os.path.join(out, "dcmtk-back-to-little-endian.dcm")
+        subprocess.run(["dcmconv", "+te", path, producer_path], check=True)
+    ref = reference(path, producer_path)
+    ref.astype("<f8").tofile(os.path.join(out, "reference.f64"))
+    with open(os.path.join(out, "reference.txt"), "w") as f:
+        f.write("%d %d %d\n" % ref.shape)
+
+
+if __name__ == "__main__":
+    main()
