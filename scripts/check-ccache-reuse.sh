@@ -25,11 +25,12 @@ export CCACHE_READONLY=1 CCACHE_STATSLOG=$tmp/stats.log
 cmake --preset "$preset" >"$tmp/configure.log" 2>&1 || { cat "$tmp/configure.log"; exit 1; }
 # Up to three objects of each kind, by name, so that the sample follows the tree.
 targets=$(ninja -C "build/$preset" -t targets all | cut -d: -f1)
-patterns=('^core/CMakeFiles/delineate_core\.dir/.*\.cpp\.o$')
 if [ "$preset" = fuzz ]; then  # scripts/fuzz-smoke.sh builds the harnesses and what they link
-  patterns+=('^tests/fuzz/CMakeFiles/.*\.cpp\.o$')
+  patterns=('^tests/fuzz/CMakeFiles/delineate_core_fuzz\.dir/.*\.cpp\.o$'
+    '^tests/fuzz/CMakeFiles/[A-Za-z]*Fuzzer\.dir/.*\.cpp\.o$')
 else
-  patterns+=('^app/gui/CMakeFiles/[^/]*\.dir/[^/]*_autogen/mocs_compilation\.cpp\.o$'
+  patterns=('^core/CMakeFiles/delineate_core\.dir/.*\.cpp\.o$'
+    '^app/gui/CMakeFiles/[^/]*\.dir/[^/]*_autogen/mocs_compilation\.cpp\.o$'
     '^app/gui/CMakeFiles/[^/]*\.dir/cmake_pch\.hxx\.gch$'
     '^viewers/CMakeFiles/[^/]*\.dir/.*\.cpp\.o$'
     '^tests/CMakeFiles/delineate_core_tests\.dir/.*\.cpp\.o$')
@@ -48,17 +49,20 @@ pct=0
 [ "$total" -gt 0 ] && pct=$((100 * hits / total))
 echo "ccache reuse $preset: $hits of $total sampled compiles hit in a copy at another path ($pct %)"
 if [ "$pct" -lt "$min" ]; then
-  grep -B1 '^cache_miss$' "$tmp/stats.log" | grep '^#' | sed 's/^/  missed: /' >&2 || true
+  awk '/^#/ {file = $0} /^cache_miss$/ {print "  missed: " file}' "$tmp/stats.log" >&2
   echo "ccache reuse $preset: below $min % (docs/ci.md: what keeps the cache keys path-free)" >&2
   exit 1
 fi
 # Debug info: the compile folder relative to the root, so a debugger started in the clone that
 # was built finds that clone's sources.
-obj=$(printf '%s\n' "${sample[@]}" | grep '\.cpp\.o$' | head -1)
-comp_dir=$(objdump --dwarf=info "build/$preset/$obj" 2>/dev/null |
-  sed -n 's/.*DW_AT_comp_dir.*: \(.*\)$/\1/p' | head -1 | tr -d '[:space:]')
-name=$(objdump --dwarf=info "build/$preset/$obj" 2>/dev/null |
-  sed -n 's/.*DW_AT_name.*: \(.*\)$/\1/p' | head -1 | tr -d '[:space:]')
+# (Each pipeline reads all of its input: with pipefail, a reader stopping early would fail it.)
+obj=$(printf '%s\n' "${sample[@]}" | awk '/\.cpp\.o$/ && !found {print; found = 1}')
+first() {  # first DWARF attribute $1 of the object's debug info
+  objdump --dwarf=info "build/$preset/$obj" 2>/dev/null |
+    awk -v key="$1" '$0 ~ key && !found {sub(/.*: /, ""); gsub(/[[:space:]]/, ""); print; found = 1}'
+}
+comp_dir=$(first DW_AT_comp_dir)
+name=$(first DW_AT_name)
 if [ "$comp_dir" != "./build/$preset" ] || [ ! -f "$comp_dir/$name" ]; then
   echo "ccache reuse $preset: debug info of $obj names '$comp_dir' / '$name', not a source" \
     "relative to the clone's root" >&2

@@ -9,4 +9,4 @@ n=${2:-15}
 # <testcase name="Name" ... time="1.234" ... classname="Suite" ...>: one per line in gtest's XML.
 grep -h '<testcase ' "$dir"/*.xml 2>/dev/null |
   sed -n 's/.*name="\([^"]*\)".*time="\([0-9.]*\)".*classname="\([^"]*\)".*/\2 \3.\1/p' |
-  sort -rn | head -n "$n" | awk '{printf "  %8.2f s  %s\n", $1, $2}'
+  sort -rn | awk -v n="$n" 'NR <= n {printf "  %8.2f s  %s\n", $1, $2}'
