@@ -3,6 +3,7 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkRenderer.h>
 
+#include <QCursor>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -284,6 +285,16 @@ void SliceView::onStateChanged(unsigned changes) {
     fitted_ = true;
     syncViewportSize();
     slider_->setEnabled(state_->volume() != nullptr);
+  }
+  if (changes & ViewState::FrameChanged) {
+    scene_->setVolume(state_->volume());  // same grid: the viewport and the slice stay
+    scene_->setCursor(state_->cursor());
+    scene_->setWindowLevel(state_->windowLevel());
+    volumeFrame_ = canvas_->renderedFrames();
+    if (canvas_->underMouse()) {
+      // The value under the pointer is the new frame's.
+      Q_EMIT pointerMoved(probe(canvas_->mapFromGlobal(QCursor::pos())));
+    }
   }
   if (changes & ViewState::CursorChanged) {
     scene_->setCursor(state_->cursor());

@@ -69,6 +69,11 @@ void ViewLayout::setVolume(core::VolumePtr volume) {
   volumeView_->setVolume(std::move(volume));
 }
 
+void ViewLayout::setFrame(core::VolumePtr frame) {
+  state_->setFrame(frame);
+  volumeView_->setFrame(std::move(frame));
+}
+
 QList<QWidget*> ViewLayout::visibleViews() const {
   QList<QWidget*> all{slices_[0], slices_[1], slices_[2], volumeView_};
   if (layout_ == QLatin1String("1x1")) {

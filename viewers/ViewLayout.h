@@ -36,6 +36,8 @@ class ViewLayout : public QWidget {
   const QString& layoutName() const { return layout_; }
 
   void setVolume(core::VolumePtr volume);
+  // Another frame of the shown 4-D image (same grid): cursor, window, zoom and camera stay.
+  void setFrame(core::VolumePtr frame);
   const std::shared_ptr<ViewState>& state() const { return state_; }
   // Label maps and how they are drawn, shared by the three slice views.
   const std::shared_ptr<LabelDisplayState>& labelState() const { return labelState_; }

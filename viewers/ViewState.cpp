@@ -18,6 +18,11 @@ void ViewState::setVolume(core::VolumePtr volume) {
   notify(VolumeChanged | CursorChanged | WindowChanged);
 }
 
+void ViewState::setFrame(core::VolumePtr frame) {
+  volume_ = std::move(frame);
+  notify(FrameChanged);
+}
+
 void ViewState::setCursor(const core::Vec3& world) {
   const core::Vec3 snapped = volume_ ? snapToVoxel(volume_->geometry(), world) : world;
   if (snapped == cursor_) {

@@ -13,12 +13,20 @@ namespace delineate::viewers {
 
 class ViewState {
  public:
-  enum Change : unsigned { VolumeChanged = 1, CursorChanged = 2, WindowChanged = 4 };
+  // FrameChanged: another frame of the same 4-D image, on the same grid.
+  enum Change : unsigned {
+    VolumeChanged = 1,
+    CursorChanged = 2,
+    WindowChanged = 4,
+    FrameChanged = 8
+  };
   using Observer = std::function<void(unsigned changes)>;
 
   // Sets the volume, puts the cursor on its centre voxel and applies its default window.
   void setVolume(core::VolumePtr volume);
   const core::VolumePtr& volume() const { return volume_; }
+  // Shows another frame of the same 4-D image: the cursor, the window and every view's zoom stay.
+  void setFrame(core::VolumePtr frame);
 
   // The cursor snaps to the nearest voxel centre inside the volume (when one is set).
   void setCursor(const core::Vec3& world);

@@ -209,6 +209,16 @@ void VolumeScene::setVolume(const core::VolumePtr& volume) {
   resetCamera();
 }
 
+void VolumeScene::setFrame(const core::VolumePtr& frame) {
+  if (!volume_ || !frame) {
+    setVolume(frame);
+    return;
+  }
+  volume_ = frame;
+  image_ = makeVtkIndexSpaceImage(volume_);
+  connectInput();
+}
+
 void VolumeScene::connectInput() {
   if (mapper_ && image_) {
     mapper_->SetInputData(image_);

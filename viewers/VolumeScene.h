@@ -45,6 +45,8 @@ class VolumeScene {
   bool usesGpu() const { return gpu_ != nullptr; }
 
   void setVolume(const core::VolumePtr& volume);
+  // Another frame of the same 4-D image: the camera and the style stay.
+  void setFrame(const core::VolumePtr& frame);
   void setStyle(const VolumeStyle& style, const char* name);
   void setInteractive(bool interactive);
   // How finely rays are sampled (applies at once, to the current level of detail).

@@ -83,6 +83,12 @@ void VolumeView::setVolume(core::VolumePtr volume) {
   canvas_->requestRender();
 }
 
+void VolumeView::setFrame(core::VolumePtr frame) {
+  volume_ = std::move(frame);
+  scene_->setFrame(volume_);
+  canvas_->requestRender();
+}
+
 void VolumeView::setPreset(VolumePreset preset) {
   preset_ = preset;
   if (volume_) {

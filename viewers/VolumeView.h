@@ -37,6 +37,8 @@ class VolumeView : public QWidget {
   VtkOpenGLWidget* canvas() const { return canvas_; }
 
   void setVolume(core::VolumePtr volume);
+  // Another frame of the shown 4-D image: preset and camera stay.
+  void setFrame(core::VolumePtr frame);
   const core::VolumePtr& volume() const { return volume_; }
   void setPreset(VolumePreset preset);
   VolumePreset preset() const { return preset_; }

@@ -6,6 +6,7 @@
 #include "core/io/DicomSeriesLoader.h"
 #include "core/io/PathLoader.h"
 #include "core/io/VolumeFileIO.h"
+#include "core/model/FrameSeries.h"
 
 namespace delineate::cli {
 
@@ -42,10 +43,13 @@ int runConvert(const Args& args) {
       return 1;
     }
   }
-  core::writeVolumeFile(*volume, positional[1]);
+  core::writeVolumeFile(*volume, positional[1], true, /*allFrames=*/true);
   const auto& g = volume->geometry();
-  std::printf("wrote %zux%zux%zu %s voxels to %s\n", g.size[0], g.size[1], g.size[2],
-              std::string(core::toString(volume->scalarType())).c_str(), positional[1].c_str());
+  const std::string frames =
+      volume->info().frames ? "x" + std::to_string(volume->info().frames->count()) : "";
+  std::printf("wrote %zux%zux%zu%s %s voxels to %s\n", g.size[0], g.size[1], g.size[2],
+              frames.c_str(), std::string(core::toString(volume->scalarType())).c_str(),
+              positional[1].c_str());
   return 0;
 }
 

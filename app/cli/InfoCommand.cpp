@@ -9,6 +9,7 @@
 #include "core/io/DicomSeriesLoader.h"
 #include "core/io/PathLoader.h"
 #include "core/io/VolumeFileIO.h"
+#include "core/model/FrameSeries.h"
 
 namespace delineate::cli {
 
@@ -21,6 +22,14 @@ json describeVolume(const core::Volume& v) {
   const auto& g = v.geometry();
   const auto& info = v.info();
   const auto [lo, hi] = v.valueRange();
+  json frames = nullptr;
+  if (info.frames) {
+    const core::FrameAxis& axis = info.frames->axis();
+    frames = json{{"count", info.frames->count()},
+                  {"dimension", axis.name},
+                  {"unit", axis.unit},
+                  {"values", axis.values}};
+  }
   return json{{"modality", info.modality},
               {"patientName", info.patientName},
               {"patientId", info.patientId},
@@ -31,6 +40,7 @@ json describeVolume(const core::Volume& v) {
               {"seriesNumber", info.seriesNumber},
               {"seriesDescription", info.seriesDescription},
               {"dimensions", {g.size[0], g.size[1], g.size[2]}},
+              {"frames", frames},
               {"scalarType", std::string(core::toString(v.scalarType()))},
               {"spacing", g.spacing},
               {"origin", g.origin},

@@ -53,6 +53,12 @@ void EditSession::setImage(core::VolumePtr image) {
   flush();
 }
 
+void EditSession::setImageFrame(core::VolumePtr frame) {
+  document_.setImageFrame(frame);
+  context_.image = std::move(frame);
+  flush();
+}
+
 int EditSession::activeMapIndex() const {
   const auto& maps = document_.labelMaps();
   const auto it = std::find(maps.begin(), maps.end(), document_.activeLabelMap());

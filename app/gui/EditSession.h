@@ -40,6 +40,9 @@ class EditSession : public QObject {
   void enableRecovery(const std::filesystem::path& root);
   // A new image: drops label maps and history.
   void setImage(core::VolumePtr image);
+  // Another frame of the open 4-D image: the label maps, their undo and the tools stay; the
+  // tools read the new frame's intensities.
+  void setImageFrame(core::VolumePtr frame);
   const core::VolumePtr& image() const { return document_.image(); }
 
   std::shared_ptr<core::LabelMap> activeMap() const { return document_.activeLabelMap(); }

@@ -244,6 +244,10 @@ void EditingFeature::imageShown(const core::VolumePtr& image) {
   recovery_->tryInstall();
 }
 
+void EditingFeature::frameShown(const core::VolumePtr& frame) {
+  session_->setImageFrame(frame);
+}
+
 void EditingFeature::setPendingLabels(const QString& path) {
   pendingLabels_ = path;
 }

@@ -67,6 +67,8 @@ class EditingFeature : public QObject {
   // A new image is shown: its label maps start empty; pending labels or a pending recovery
   // install onto it.
   void imageShown(const core::VolumePtr& image);
+  // Another frame of the shown 4-D image.
+  void frameShown(const core::VolumePtr& frame);
   // Opens this label file once the next image is shown (--labels, the sample's ground truth).
   void setPendingLabels(const QString& path);
   // Before another image replaces the labels: false when the user keeps them.

@@ -15,6 +15,7 @@
 #include "viewers/PointerInfo.h"
 
 class QAction;
+class QDockWidget;
 class QActionGroup;
 class QLabel;
 class QMenu;
@@ -31,6 +32,8 @@ class CompareFeature;
 class DatasetEvaluationDialog;
 class EditingFeature;
 class EvaluationCaseOpener;
+class FrameBar;
+class FrameCurveChart;
 class JobRunner;
 class MammoFeature;
 class ReportFeature;
@@ -97,6 +100,11 @@ class MainWindow : public QMainWindow {
   StudyInfoPanel* infoPanel() const { return info_; }
   JobRunner* jobs() const { return jobs_; }
   const core::VolumePtr& volume() const { return volume_; }
+  // The frame bar of a 4-D image (hidden for 3-D ones), and showing frame k of the open one.
+  FrameBar* frameBar() const { return frames_; }
+  // The value over the frames at the cursor (the "Frame curve" dock, shown for 4-D images).
+  FrameCurveChart* frameCurve() const { return frameCurve_; }
+  void showFrame(std::size_t frame);
   QString pointerText() const;
   QStringList recentPaths() const;
 
@@ -123,6 +131,7 @@ class MainWindow : public QMainWindow {
   void chooseFolder();
   void showPointer(const viewers::PointerInfo& info);
   void setLayoutCommand(const QString& name);
+  void updateFrameCurve();
 
   MainWindowOptions options_;
   viewers::ViewLayout* views_ = nullptr;
@@ -145,6 +154,9 @@ class MainWindow : public QMainWindow {
   DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
   EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;
+  FrameBar* frames_ = nullptr;
+  FrameCurveChart* frameCurve_ = nullptr;
+  QDockWidget* frameCurveDock_ = nullptr;
 
   core::VolumePtr volume_;
 };

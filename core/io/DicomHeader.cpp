@@ -531,6 +531,11 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
       h.gridFrameOffsets.push_back(*v);
     }
   }
+  h.frameKeys.temporalPosition = number(ds, DCM_TemporalPositionIdentifier);
+  h.frameKeys.bValue = number(ds, DCM_DiffusionBValue);
+  h.frameKeys.echoTime = number(ds, DCM_EchoTime);
+  h.frameKeys.triggerTime = number(ds, DCM_TriggerTime);
+  h.frameKeys.acquisitionSeconds = dicomTimeSeconds(h.acquisitionTime);
   h.hasModalityLutSequence = ds.tagExists(DCM_ModalityLUTSequence);
   if (h.hasModalityLutSequence) {
     readModalityLut(ds, h);

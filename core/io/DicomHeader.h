@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/io/DicomFrameSplit.h"
 #include "core/model/ImageGeometry.h"
 #include "core/model/VolumeInfo.h"
 
@@ -85,6 +86,8 @@ struct DicomFileHeader {
   ModalityLut modalityLut;
   bool enhanced = false;       // per-frame functional groups present
   double doseGridScaling = 0;  // RTDOSE Dose Grid Scaling (3004,000E); 0 when absent
+  // What could tell apart slices that repeat at one position (a 4-D series).
+  DicomFrameKeys frameKeys;
   std::vector<WindowPreset> windows;
   // VOI LUT Function (0028,1056) of the windows ("" = LINEAR) and the VOI LUT Sequence tables,
   // from the dataset or the (shared, else first per-frame) Frame VOI LUT Sequence.

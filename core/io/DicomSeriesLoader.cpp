@@ -3,17 +3,20 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 
 #include "core/Error.h"
 #include "core/io/DicomCodecs.h"
 #include "core/io/DicomFrameDecoder.h"
+#include "core/io/DicomFrameSplit.h"
 #include "core/io/DicomHeader.h"
 #include "core/io/DicomModalityLut.h"
 #include "core/io/DicomPixelConversion.h"
 #include "core/io/DicomSliceGeometry.h"
 #include "core/io/DicomWindows.h"
 #include "core/jobs/ParallelFor.h"
+#include "core/model/FrameSeries.h"
 
 namespace delineate::core {
 
@@ -186,21 +189,63 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
       frameOf.push_back({f, k});
     }
   }
-  DicomStackLayout layout = layoutDicomSlices(placements, ref.rows, ref.columns,
-                                              ref.spacingBetweenSlices, ref.gantryTilt);
+  // Slices repeating at every position, told apart by a header attribute, are a 4-D series: each
+  // frame is laid out on its own and all must share one grid.
+  std::vector<std::vector<std::size_t>> frameSlices{{}};
+  std::optional<DicomFrameSplit> split;
+  {
+    std::vector<DicomFrameKeys> keys;
+    for (const DicomSliceSource& s : frameOf) {
+      keys.push_back(headers[s.file].frameKeys);
+    }
+    split = splitDicomFrames(placements, keys);
+  }
+  if (split) {
+    frameSlices = split->frames;
+  } else {
+    frameSlices.front().resize(placements.size());
+    std::iota(frameSlices.front().begin(), frameSlices.front().end(), std::size_t{0});
+  }
+  std::vector<DicomStackLayout> layouts;
+  for (const auto& members : frameSlices) {
+    std::vector<DicomSlicePlacement> subset;
+    for (std::size_t i : members) {
+      subset.push_back(placements[i]);
+    }
+    layouts.push_back(
+        layoutDicomSlices(subset, ref.rows, ref.columns, ref.spacingBetweenSlices, ref.gantryTilt));
+    const std::string difference = layouts.back().geometry.differenceFrom(layouts.front().geometry);
+    if (!difference.empty()) {
+      // Frames on different grids are no 4-D image: read the series as 3-D, as before.
+      split.reset();
+      frameSlices.assign(1, std::vector<std::size_t>(placements.size()));
+      std::iota(frameSlices.front().begin(), frameSlices.front().end(), std::size_t{0});
+      layouts.assign(1, layoutDicomSlices(placements, ref.rows, ref.columns,
+                                          ref.spacingBetweenSlices, ref.gantryTilt));
+      warnings.push_back(
+          "the repeated slices look like frames of a 4-D series, but the frames' "
+          "grids differ (" +
+          difference + "): read as one 3-D image");
+      break;
+    }
+  }
+  const DicomStackLayout& layout = layouts.front();
   warnings.insert(warnings.end(), layout.warnings.begin(), layout.warnings.end());
   std::vector<DicomSliceSource> slices;
   std::vector<Rescale> rescales;
-  for (std::size_t idx : layout.order) {
-    const DicomSliceSource s = frameOf[idx];
-    slices.push_back(s);
-    const DicomFrameHeader fh = headers[s.file].frame(s.frame);
-    rescales.push_back(modalityLut ? Rescale{} : Rescale{fh.slope, fh.intercept});
+  for (std::size_t f = 0; f < layouts.size(); ++f) {
+    for (std::size_t idx : layouts[f].order) {
+      const DicomSliceSource s = frameOf[frameSlices[f][idx]];
+      slices.push_back(s);
+      const DicomFrameHeader fh = headers[s.file].frame(s.frame);
+      rescales.push_back(modalityLut ? Rescale{} : Rescale{fh.slope, fh.intercept});
+    }
   }
+  const std::size_t frameCount = layouts.size();
 
   // 4. Sizes, type, buffer.
   const std::size_t sliceVoxels = ref.rows * ref.columns;
-  const std::size_t count = layout.geometry.voxelCount();
+  const std::size_t count = layout.geometry.voxelCount() * frameCount;
   const DicomPixelPlan plan = planDicomPixels(format, rescales);
   const double bytes = static_cast<double>(count) * static_cast<double>(scalarSize(plan.slotType));
   if (bytes > 0.8 * static_cast<double>(physicalMemory())) {
@@ -230,7 +275,13 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   warnings.insert(warnings.end(), decoder.warnings().begin(), decoder.warnings().end());
   if (dot(layout.shearPerSlice, layout.shearPerSlice) > 0) {
     progress.report(0.95, "Removing gantry tilt");
-    unshearDicomSlices(*buffer, layout.geometry, layout.shearPerSlice);
+    const std::size_t frameVoxels = layout.geometry.voxelCount();
+    auto* base = static_cast<unsigned char*>(buffer->data());
+    for (std::size_t f = 0; f < frameCount; ++f) {
+      VoxelBuffer slab(buffer->type(), frameVoxels,
+                       base + f * frameVoxels * scalarSize(buffer->type()), nullptr);
+      unshearDicomSlices(slab, layout.geometry, layout.shearPerSlice);
+    }
   }
 
   // 6. What the volume is.
@@ -272,8 +323,10 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   info.voiFunction = first.voiFunction;
   info.voiLuts = first.voiLuts;
   info.sourcePath = fs::path(first.path).parent_path().string();
-  for (const DicomSliceSource& s : slices) {
-    info.sourceFiles.push_back(headers[s.file].path);
+  // The files of the first frame's slices (each frame's info names the same: references such as
+  // a SEG's point at the grid, which every frame shares).
+  for (std::size_t k = 0; k < layout.geometry.size[2] && k < slices.size(); ++k) {
+    info.sourceFiles.push_back(headers[slices[k].file].path);
   }
   // What the headers read but could not use (malformed VOI LUT tables, ...), a few at most.
   std::size_t headerWarnings = 0;
@@ -291,6 +344,11 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   info.windows = first.windows;
   appendDefaultWindows(info.modality, *buffer, info.windows);
   progress.report(1.0, "Done");
+  if (split) {
+    return FrameSeries::make(layout.geometry, std::move(buffer), frameCount, split->axis,
+                             std::move(info))
+        ->frame(0);
+  }
   return std::make_shared<const Volume>(layout.geometry, std::move(buffer), std::move(info));
 }
 

@@ -126,4 +126,36 @@ void checkNiftiHeader(const std::filesystem::path& path) {
   }
 }
 
+std::string niftiTimeUnit(const std::filesystem::path& path) {
+  std::string name = path.filename().string();
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const bool gz = endsWith(name, ".nii.gz");
+  if (!gz && !endsWith(name, ".nii")) {
+    return {};
+  }
+  const std::string h = readPrefix(path, gz, kNifti2Size);
+  if (h.size() < kNifti1Size) {
+    return {};
+  }
+  const auto size = field<std::int32_t>(h, 0, false);
+  const auto swapped = field<std::int32_t>(h, 0, true);
+  int units = 0;
+  if ((size == kNifti2Size || swapped == kNifti2Size) && h.size() >= kNifti2Size) {
+    units = field<std::int32_t>(h, 500, swapped == kNifti2Size);
+  } else {
+    units = static_cast<unsigned char>(h[123]);
+  }
+  switch (units & 0x38) {  // NIFTI_UNITS_SEC 8, _MSEC 16, _USEC 24
+    case 8:
+      return "s";
+    case 16:
+      return "ms";
+    case 24:
+      return "us";
+    default:
+      return {};
+  }
+}
+
 }  // namespace delineate::core

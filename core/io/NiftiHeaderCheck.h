@@ -3,6 +3,7 @@
 // (vnl assert_finite) when the qform/sform or pixdim hold NaN or infinity (found by
 // NiftiLoaderFuzzer); such a file must end in an Error instead.
 #include <filesystem>
+#include <string>
 
 namespace delineate::core {
 
@@ -10,5 +11,9 @@ namespace delineate::core {
 // Error(InvalidInput) naming the file when a geometry field is not finite. Other names and
 // headers it cannot recognise pass unchanged (ITK then decides).
 void checkNiftiHeader(const std::filesystem::path& path);
+
+// The unit of the NIfTI header's time axis (xyzt_units): "s", "ms" or "us"; empty when the file
+// is no NIfTI or names no time unit.
+std::string niftiTimeUnit(const std::filesystem::path& path);
 
 }  // namespace delineate::core

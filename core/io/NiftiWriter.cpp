@@ -14,6 +14,7 @@
 
 #include "core/Error.h"
 #include "core/io/AtomicFile.h"
+#include "core/model/FrameSeries.h"
 
 namespace delineate::core {
 
@@ -189,8 +190,8 @@ void writePlain(Output& out, const unsigned char* header, const unsigned char* v
 
 }  // namespace
 
-void writeNiftiFile(const Volume& volume, const std::filesystem::path& path,
-                    ProgressSink& progress) {
+void writeNiftiFile(const Volume& volume, const std::filesystem::path& path, ProgressSink& progress,
+                    bool allFrames) {
   const std::string name = path.filename().string();
   const bool gz = name.size() > 7 && name.compare(name.size() - 7, 7, ".nii.gz") == 0;
   nifti_1_header h;
@@ -199,10 +200,24 @@ void writeNiftiFile(const Volume& volume, const std::filesystem::path& path,
   } catch (const Error& e) {
     throw Error(e.kind(), path.string(), e.detail());
   }
+  const auto* voxels = static_cast<const unsigned char*>(volume.voxels().data());
+  std::size_t bytes = volume.voxels().bytes();
+  if (allFrames && volume.info().frames) {
+    const FrameSeries& series = *volume.info().frames;
+    if (series.count() > 32767) {
+      throw Error(ErrorKind::TooLarge, path.string(), "NIfTI-1 holds at most 32767 frames");
+    }
+    h.dim[0] = 4;
+    h.dim[4] = static_cast<short>(series.count());
+    const FrameAxis& axis = series.axis();
+    h.pixdim[4] = axis.name == "time" && axis.values.size() > 1
+                      ? float(axis.values[1] - axis.values[0])  // seconds (xyzt_units)
+                      : 0.0f;
+    voxels = static_cast<const unsigned char*>(series.sharedVoxels()->data());
+    bytes = series.sharedVoxels()->bytes();
+  }
   unsigned char header[kVoxOffset] = {};
   std::memcpy(header, &h, sizeof h);  // then four zero bytes: no extensions
-  const auto* voxels = static_cast<const unsigned char*>(volume.voxels().data());
-  const std::size_t bytes = volume.voxels().bytes();
   const std::filesystem::path tmp = temporarySiblingPath(path);
   try {
     Output out(tmp, path.string());

@@ -13,7 +13,9 @@
 namespace delineate::core {
 
 // `path` ends in .nii or .nii.gz. Throws Error naming `path`, CancelledError when cancelled.
-void writeNiftiFile(const Volume& volume, const std::filesystem::path& path,
-                    ProgressSink& progress);
+// With allFrames, a frame of a 4-D image writes every frame of its series (dim[4], and a time
+// axis as pixdim[4] in seconds); otherwise only the volume itself.
+void writeNiftiFile(const Volume& volume, const std::filesystem::path& path, ProgressSink& progress,
+                    bool allFrames = false);
 
 }  // namespace delineate::core

@@ -15,10 +15,12 @@
 #include "core/io/AtomicFile.h"
 #include "core/io/ItkInit.h"
 #include "core/io/ItkView.h"
+#include "core/io/Nifti2Reader.h"
 #include "core/io/NiftiGzReader.h"
 #include "core/io/NiftiHeaderCheck.h"
 #include "core/io/NiftiWriter.h"
 #include "core/io/WrittenVolumeCheck.h"
+#include "core/model/FrameSeries.h"
 
 namespace delineate::core {
 
@@ -118,6 +120,12 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
   const std::size_t fileBytes = fs::file_size(path, ec);
   progress.report(0.0, "Reading header");
   checkNiftiHeader(path);
+  {
+    const std::string name = lowerName(path);
+    if ((endsWith(name, ".nii") || endsWith(name, ".nii.gz")) && isNifti2File(path)) {
+      return readNifti2File(path, progress);  // ITK 5.2 reads NIfTI-1 only
+    }
+  }
   try {
     const char* format = "";
     itk::ImageIOBase::Pointer io = readerForName(lowerName(path), &format);
@@ -142,13 +150,18 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     if (dims < 2) {
       throw Error(ErrorKind::InvalidInput, file, "fewer than 2 dimensions");
     }
-    for (unsigned a = 3; a < dims; ++a) {
+    // A fourth axis of more than one sample makes a 4-D image (frames); a fifth is refused.
+    const std::size_t frames = dims >= 4 ? io->GetDimensions(3) : 1;
+    for (unsigned a = 4; a < dims; ++a) {
       if (io->GetDimensions(a) > 1) {
         throw Error(ErrorKind::Unsupported, file,
                     std::to_string(dims) + "-D image with " + std::to_string(io->GetDimensions(a)) +
                         " samples along axis " + std::to_string(a) +
-                        "; only 2-D and 3-D images are supported");
+                        "; images of up to 4 dimensions (3-D and frames) are read");
       }
+    }
+    if (frames == 0) {
+      throw Error(ErrorKind::InvalidInput, file, "the image has 0 frames");
     }
     const ScalarType type = scalarFromItk(io->GetComponentType(), file);
 
@@ -180,7 +193,11 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     }
 
     // Overflow-checked size, capped by what the file could hold and by the machine's memory.
-    const std::size_t count = g.voxelCount();
+    const std::size_t frameVoxels = g.voxelCount();
+    if (frameVoxels > std::numeric_limits<std::size_t>::max() / frames) {
+      throw Error(ErrorKind::TooLarge, file, "header sizes overflow");
+    }
+    const std::size_t count = frameVoxels * frames;
     const std::size_t elem = scalarSize(type);
     if (count > std::numeric_limits<std::size_t>::max() / elem) {
       throw Error(ErrorKind::TooLarge, file, "header sizes overflow");
@@ -195,8 +212,9 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     if (!detached && needed > maxRatio * static_cast<double>(fileBytes)) {
       throw Error(ErrorKind::InvalidInput, file,
                   "header claims " + std::to_string(g.size[0]) + "x" + std::to_string(g.size[1]) +
-                      "x" + std::to_string(g.size[2]) + " voxels (" + megabytes(bytes) +
-                      ") but the file holds only " + std::to_string(fileBytes) +
+                      "x" + std::to_string(g.size[2]) +
+                      (frames > 1 ? "x" + std::to_string(frames) : std::string()) + " voxels (" +
+                      megabytes(bytes) + ") but the file holds only " + std::to_string(fileBytes) +
                       " bytes: truncated or corrupt");
     }
     if (bytes > physicalMemoryBytes() / 10 * 8) {
@@ -230,6 +248,22 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     info.sourcePath = file;
     info.seriesDescription = path.filename().string();
     info.transferSyntax = encoding;
+    if (frames > 1) {
+      FrameAxis axis;
+      const std::string unit = niftiTimeUnit(path);
+      const double step = dims >= 4 ? io->GetSpacing(3) : 0.0;
+      if (!unit.empty() && step > 0 && std::isfinite(step)) {
+        // NIfTI's time axis: pixdim[4] in the unit of xyzt_units, shown in seconds.
+        const double toSeconds = unit == "s" ? 1.0 : unit == "ms" ? 1e-3 : 1e-6;
+        axis.name = "time";
+        axis.unit = "s";
+        for (std::size_t f = 0; f < frames; ++f) {
+          axis.values.push_back(static_cast<double>(f) * step * toSeconds);
+        }
+      }
+      return FrameSeries::make(g, std::move(voxels), frames, std::move(axis), std::move(info))
+          ->frame(0);
+    }
     return std::make_shared<const Volume>(g, std::move(voxels), std::move(info));
   } catch (const itk::ExceptionObject& e) {
     std::string what = e.GetDescription();
@@ -256,7 +290,7 @@ void writeTyped(const Volume& v, const fs::path& path, bool compress) {
 }
 }  // namespace
 
-void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress) {
+void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress, bool allFrames) {
   ensureItkInitialized();
   const std::string name = lowerName(path);
   if (endsWith(name, ".nhdr") || endsWith(name, ".mhd")) {
@@ -269,8 +303,12 @@ void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress) 
   }
   if (endsWith(name, ".nii") || endsWith(name, ".nii.gz")) {
     NullProgress quiet;
-    writeNiftiFile(volume, path, quiet);  // ours: ISA-L deflate, every write checked
+    writeNiftiFile(volume, path, quiet, allFrames);  // ours: ISA-L deflate, every write checked
     return;
+  }
+  if (allFrames && volume.info().frames) {
+    throw Error(ErrorKind::Unsupported, path.string(),
+                "a 4-D image is written as NIfTI (.nii or .nii.gz)");
   }
   const bool gz = endsWith(name, ".gz") || (compress && !endsWith(name, ".nii"));
   const fs::path tmp = temporarySiblingPath(path);

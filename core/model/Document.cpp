@@ -21,6 +21,19 @@ void Document::setImage(VolumePtr image) {
   post(ChangeKind::Image);
 }
 
+void Document::setImageFrame(VolumePtr frame) {
+  if (!image_ || !frame) {
+    throw Error(ErrorKind::InvalidInput, {}, "no 4-D image is open to show a frame of");
+  }
+  const std::string difference = frame->geometry().differenceFrom(image_->geometry());
+  if (!difference.empty()) {
+    throw Error(ErrorKind::InvalidInput, frame->info().sourcePath,
+                "the frame's grid differs from the image's: " + difference);
+  }
+  image_ = std::move(frame);
+  post(ChangeKind::Image);
+}
+
 std::shared_ptr<LabelMap> Document::addLabelMap(const std::string& name,
                                                 std::vector<Segment> segments) {
   if (!image_) {

@@ -35,6 +35,9 @@ class Document {
   // Replaces the image; drops label maps and undo history (the caller saves or asks first).
   void setImage(VolumePtr image);
   const VolumePtr& image() const { return image_; }
+  // Another frame of the same 4-D image: label maps, undo and journals stay (they live on the
+  // 3-D grid every frame shares). Throws Error(InvalidInput) when its grid differs.
+  void setImageFrame(VolumePtr frame);
 
   // A new empty label map on the image grid, made active.
   std::shared_ptr<LabelMap> addLabelMap(const std::string& name,

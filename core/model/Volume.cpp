@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "core/Error.h"
@@ -33,8 +35,22 @@ std::pair<double, double> Volume::valueRange() const {
       if (n == 0) {
         return;
       }
-      const auto [lo, hi] = std::minmax_element(p, p + n);
-      range_ = {static_cast<double>(*lo), static_cast<double>(*hi)};
+      if constexpr (std::is_floating_point_v<T>) {
+        // NaN voxels (undefined values of a parametric or masked image) are no part of the range.
+        double lo = std::numeric_limits<double>::infinity();
+        double hi = -lo;
+        for (std::size_t i = 0; i < n; ++i) {
+          const double v = static_cast<double>(p[i]);
+          if (!std::isnan(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+          }
+        }
+        range_ = lo <= hi ? std::pair{lo, hi} : std::pair{0.0, 0.0};
+      } else {
+        const auto [lo, hi] = std::minmax_element(p, p + n);
+        range_ = {static_cast<double>(*lo), static_cast<double>(*hi)};
+      }
     });
   });
   return range_;

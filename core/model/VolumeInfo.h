@@ -1,10 +1,14 @@
 #pragma once
 // What we know about where a volume came from: patient, study and series identity, display hints.
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace delineate::core {
+
+class FrameSeries;
 
 struct WindowPreset {
   std::string name;
@@ -54,6 +58,9 @@ struct VolumeInfo {
   std::string viewCode;               // View Code Sequence code value when View Position is empty
   std::string spacingSource;          // how the in-plane spacing was found (DX/MG), for rulers
   std::vector<std::string> warnings;  // geometry or decoding caveats a reader should see
+  // A frame of a 4-D image: the series it belongs to and which frame it is; null for 3-D images.
+  std::shared_ptr<const FrameSeries> frames;
+  std::size_t frameIndex = 0;
 };
 
 }  // namespace delineate::core

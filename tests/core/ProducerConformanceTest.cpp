@@ -107,6 +107,27 @@ TEST_P(ProducerConformance, EveryVoxelMatchesTheProducersOwnDecoding) {
     }
   }
   EXPECT_EQ(wrong, 0u) << "of " << got.size() << " voxels";
+
+  // The grid, where the producer wrote down its own (nibabel's voxel-to-RAS affine).
+  std::ifstream affineFile(dir.path() / "affine.txt");
+  std::vector<double> a(12);
+  bool haveAffine = true;
+  for (double& x : a) {
+    haveAffine = haveAffine && static_cast<bool>(affineFile >> x);
+  }
+  if (haveAffine) {
+    const ImageGeometry& g = v.geometry();
+    const double flip[3] = {-1, -1, 1};  // RAS to LPS
+    for (int r = 0; r < 3; ++r) {
+      EXPECT_NEAR(g.origin[r], flip[r] * a[4 * r + 3], 1e-4) << "origin " << r;
+      for (int c = 0; c < 3; ++c) {
+        const double n = std::sqrt(a[c] * a[c] + a[4 + c] * a[4 + c] + a[8 + c] * a[8 + c]);
+        EXPECT_NEAR(g.spacing[c], n, 1e-4) << "spacing " << c;
+        EXPECT_NEAR(g.direction[3 * r + c], flip[r] * a[4 * r + c] / n, 1e-4)
+            << "direction " << r << "," << c;
+      }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -115,7 +136,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"pydicom", "rtdose-u32-be-pydicom"}, Case{"pydicom", "ct-s16-be"},
                       Case{"pydicom", "ct-rescale-un"}, Case{"pydicom", "modality-lut-sequence"},
                       Case{"nibabel", "float32-nan"}, Case{"nibabel", "int16-big-endian"},
-                      Case{"nibabel", "uint8-scaled"}),
+                      Case{"nibabel", "uint8-scaled"}, Case{"nibabel", "nifti1-int16-oblique"},
+                      Case{"nibabel", "nifti2-int16"}),
     [](const auto& info) {
       std::string name = std::string(info.param.producer) + "_" + info.param.name;
       for (char& c : name) {

@@ -3,7 +3,9 @@
 // selector bytes + body, see MonaiResponseFuzzer; among them a mammography findings file and a
 // detection model's result) and mammography report SRs (a signed report with an addendum, an AI
 // draft). Usage: make_fuzz_seeds <folder>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -15,6 +17,7 @@
 #include "core/ai/Multipart.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/io/VolumeFileIO.h"
+#include "core/model/FrameSeries.h"
 #include "core/report/MammographyReportSr.h"
 
 using namespace delineate::core;
@@ -100,6 +103,38 @@ void writeMonaiSeeds(const fs::path& folder) {
 }
 
 // Mammography report SRs for SrDocumentFuzzer: every coded BI-RADS item, text items, an addendum.
+// A small NIfTI-2 file (540-byte header, 64-bit sizes): 4x3x2 int16 voxels, 2 frames 0.5 s apart,
+// qform and sform set, as nibabel writes one.
+void writeNifti2Seed(const fs::path& file) {
+  std::string h(544, '\0');  // the header, then four zero bytes: no extensions
+  auto put = [&](std::size_t offset, auto value) { std::memcpy(&h[offset], &value, sizeof value); };
+  put(0, std::int32_t{540});
+  std::memcpy(&h[4], "n+2\0\r\n\032\n", 8);
+  put(12, std::int16_t{4});   // datatype int16
+  put(14, std::int16_t{16});  // bitpix
+  const std::int64_t dims[8] = {4, 4, 3, 2, 2, 1, 1, 1};
+  const double pixdim[8] = {1, 0.8, 0.9, 2.5, 0.5, 0, 0, 0};
+  for (int i = 0; i < 8; ++i) {
+    put(16 + 8 * i, dims[i]);
+    put(104 + 8 * i, pixdim[i]);
+  }
+  put(168, std::int64_t{544});  // vox_offset
+  put(176, 1.0);                // scl_slope
+  put(344, std::int32_t{1});    // qform_code
+  put(348, std::int32_t{1});    // sform_code
+  put(376, -10.0);              // qoffset_x
+  const double srow[12] = {0.8, 0, 0, -10, 0, 0.9, 0, 20, 0, 0, 2.5, 30};
+  for (int i = 0; i < 12; ++i) {
+    put(400 + 8 * i, srow[i]);
+  }
+  put(500, std::int32_t{2 | 8});  // mm, s
+  std::ofstream out(file, std::ios::binary);
+  out.write(h.data(), static_cast<std::streamsize>(h.size()));
+  for (std::int16_t v = 0; v < 4 * 3 * 2 * 2; ++v) {
+    out.write(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+}
+
 void writeSrSeeds(const fs::path& folder) {
   using namespace report;
   fs::create_directories(folder);
@@ -192,6 +227,16 @@ int main(int argc, char** argv) {
     fs::create_directories(root / "nifti");
     writeVolumeFile(ct, root / "nifti" / "ct.nii");
     writeVolumeFile(eight, root / "nifti" / "mg.nii");
+    {
+      // A 4-D image (two frames of the 8-bit grid) and a NIfTI-2 file.
+      auto both = std::make_shared<VoxelBuffer>(ScalarType::UInt8, 2 * g.voxelCount());
+      std::memcpy(both->data(), bytes->data(), bytes->bytes());
+      std::memcpy(static_cast<unsigned char*>(both->data()) + bytes->bytes(), bytes->data(),
+                  bytes->bytes());
+      const auto series = FrameSeries::make(g, both, 2, FrameAxis{"time", "s", {0, 2}}, mg);
+      writeVolumeFile(*series->frame(0), root / "nifti" / "frames.nii", true, /*allFrames=*/true);
+      writeNifti2Seed(root / "nifti" / "nifti2.nii");
+    }
     // The harness gzips its input itself; uncompressed seeds serve all three of its paths.
 
     writeMonaiSeeds(root / "monai");

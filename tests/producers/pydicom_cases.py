@@ -123,6 +123,33 @@ def modality_lut():
     return ds
 
 
+def dce_series(out):
+    """A DCE-like MR series: 3 slice positions x 4 time points, one file per slice, written in
+    shuffled order; Temporal Position Identifier and Acquisition Time tell the time points apart.
+    Returns the reference, frames x slices x rows x columns (slices along the normal)."""
+    study, series, frame_of_ref = generate_uid(), generate_uid(), generate_uid()
+    order = [(t, z) for t in range(4) for z in range(3)]
+    rng = np.random.default_rng(7)
+    rng.shuffle(order)
+    ref = np.zeros((4, 3, ROWS, COLS))
+    folder = os.path.join(out, "series")
+    os.makedirs(folder, exist_ok=True)
+    for number, (t, z) in enumerate(order):
+        ds = base("MR", "1.2.840.10008.5.1.4.1.1.4")
+        ds.StudyInstanceUID, ds.SeriesInstanceUID = study, series
+        ds.FrameOfReferenceUID = frame_of_ref
+        ds.InstanceNumber = number + 1
+        ds.ImagePositionPatient = [-10, -20, 30 + 2.5 * z]
+        ds.TemporalPositionIdentifier = t + 1
+        ds.NumberOfTemporalPositions = 4
+        ds.AcquisitionTime = "1200%02d.%06d" % (10 * t, 100000 * z)
+        stored = ramp(1, 100 * t + 10 * z, 100 * t + 10 * z + 29, np.uint16)
+        pixels(ds, stored, 16, False)
+        ref[t, z] = stored[0]
+        write(ds, os.path.join(folder, "img%02d.dcm" % number))
+    return ref
+
+
 def write(ds, path):
     ds.save_as(path, write_like_original=False)
 
@@ -169,9 +196,17 @@ def reference(path, producer_path):
 
 def main():
     if len(sys.argv) == 2 and sys.argv[1] == "--list":
-        print("\n".join(CASES))
+        print("\n".join(list(CASES) + ["dce-4d-series"]))
         return
     case, out = sys.argv[1], sys.argv[2]
+    if case == "dce-4d-series":
+        ref = dce_series(out)
+        ref.astype("<f8").tofile(os.path.join(out, "reference.f64"))
+        with open(os.path.join(out, "reference.txt"), "w") as f:
+            f.write("%d %d %d %d\n" % ref.shape)
+        with open(os.path.join(out, "image.txt"), "w") as f:
+            f.write("series\n")
+        return
     build, big_endian = CASES[case]
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "image.dcm")
