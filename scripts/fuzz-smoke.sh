@@ -23,8 +23,12 @@ build/fuzz/tests/fuzz/make_fuzz_seeds "$work/seeds"
 for h in "${harnesses[@]}"; do
   name=${h%%:*} seeds=${h##*:}
   mkdir -p "$work/corpus-$seeds"
+  # Inputs that once took a reader down are replayed as seeds (tests/data/repro: NIfTI files).
+  extra=()
+  [ "$seeds" = nifti ] && extra+=(tests/data/repro)
   build/fuzz/tests/fuzz/"$name" -max_total_time="$seconds" -seed=1 -timeout=30 \
-    -rss_limit_mb=4096 -print_final_stats=1 "$work/corpus-$seeds" "$work/seeds/$seeds" \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$work/" \
+    "$work/corpus-$seeds" "$work/seeds/$seeds" "${extra[@]}" \
     2>"$work/$seeds.log" || { tail -40 "$work/$seeds.log"; exit 1; }
   echo "fuzz $name: $(grep -a -m1 'stat::number_of_executed_units' "$work/$seeds.log" |
     awk '{print $2}') inputs in ${seconds} s, no findings"

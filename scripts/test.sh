@@ -29,7 +29,9 @@ build() {  # build PRESET: the preset's build, its ccache hit rate, and the chec
   bash scripts/check-ccache-reuse.sh "$1"
   stage "ccache check $1"
 }
-summary() {
+summary() {  # the EXIT trap: reports, and never changes the run's exit status
+  local rc=$?
+  set +e
   echo "== stages"
   printf '  %s\n' "${stages[@]}"
   echo "== total $(($(date +%s) - start)) s"
@@ -39,6 +41,7 @@ summary() {
       bash scripts/slowest-tests.sh "build/$b" 15
     fi
   done
+  exit "$rc"
 }
 trap summary EXIT
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/Error.h"
+#include "core/io/DicomHeader.h"
 #include "core/model/FrameSeries.h"
 
 namespace delineate::core {
@@ -221,6 +222,27 @@ VolumePtr readNifti2File(const std::filesystem::path& path, ProgressSink& progre
   const std::int64_t offset = h.get<std::int64_t>(168);
   if (offset < static_cast<std::int64_t>(kHeaderSize) || offset > (std::int64_t{1} << 30)) {
     throw Error(ErrorKind::InvalidInput, file, "vox_offset is " + std::to_string(offset));
+  }
+  // What the header claims must fit in the file (deflate packs at most ~1032:1) and in memory,
+  // before anything is allocated.
+  std::error_code ec;
+  const auto fileBytes = static_cast<double>(std::filesystem::file_size(path, ec));
+  const double needed = static_cast<double>(count) * static_cast<double>(scalarSize(type)) +
+                        static_cast<double>(offset);
+  const double holds = gzdirect(in.f) ? fileBytes : 1100.0 * fileBytes;
+  if (ec || needed > holds) {
+    throw Error(
+        ErrorKind::InvalidInput, file,
+        "header claims " + std::to_string(dim[0]) + "x" + std::to_string(dim[1]) + "x" +
+            std::to_string(dim[2]) + (frames > 1 ? "x" + std::to_string(frames) : std::string()) +
+            " voxels (" + std::to_string(static_cast<std::uint64_t>(needed) >> 20) +
+            " MiB) but the file holds only " +
+            std::to_string(static_cast<std::uint64_t>(fileBytes)) + " bytes: truncated or corrupt");
+  }
+  if (needed > 0.8 * static_cast<double>(physicalMemory())) {
+    throw Error(ErrorKind::TooLarge, file,
+                "the image needs " + std::to_string(static_cast<std::uint64_t>(needed) >> 20) +
+                    " MiB, more than this machine's memory");
   }
   progress.report(0.05, "Reading voxels");
   if (gzseek(in.f, static_cast<z_off_t>(offset), SEEK_SET) != static_cast<z_off_t>(offset)) {

@@ -60,3 +60,19 @@ TEST(ForeignFileTest, AFileUnderAnotherFormatsNameIsRefusedNamingTheFormat) {
     EXPECT_NE(std::string(e.what()).find("not a NRRD file"), std::string::npos) << e.what();
   }
 }
+
+// Found by the fuzz smoke: a NIfTI-2 header claiming 4.4 GB of voxels in a 640-byte file made
+// the reader allocate them. The claim is now checked against the file (plain or gzip) first.
+TEST(ForeignFileTest, ANifti2HeaderClaimingMoreThanTheFileHoldsIsRefusedBeforeAllocating) {
+  const fs::path repro = fs::path(DELINEATE_TEST_DATA) / "repro" / "nifti2-claims-4gb.nii";
+  ASSERT_TRUE(fs::exists(repro)) << repro;
+  NullProgress progress;
+  try {
+    readVolumeFile(repro, progress);
+    FAIL() << "read";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("header claims"), std::string::npos) << what;
+    EXPECT_NE(what.find("truncated or corrupt"), std::string::npos) << what;
+  }
+}
