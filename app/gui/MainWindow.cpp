@@ -32,8 +32,7 @@
 #include "app/gui/DatasetEvaluationDialog.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/EvaluationCaseOpener.h"
-#include "app/gui/FrameBar.h"
-#include "app/gui/FrameCurveChart.h"
+#include "app/gui/FramesFeature.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/MammoFeature.h"
@@ -48,7 +47,6 @@
 #include "app/gui/UploadFeature.h"
 #include "core/io/DicomSeriesLoader.h"
 #include "core/io/PathLoader.h"
-#include "core/model/FrameSeries.h"
 #include "core/sample/SampleWriter.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"
@@ -110,9 +108,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   upload_ = new UploadFeature(this, commands_, options_.interactive);
   pacs_ = new PacsFeature(this, commands_, editing_);
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
-  frames_ = new FrameBar(this);
-  addToolBar(Qt::BottomToolBarArea, frames_);
-  connect(frames_, &FrameBar::frameRequested, this, &MainWindow::showFrame);
+  frames_ = new FramesFeature(this, commands_, views_, editing_);
+  connect(frames_, &FramesFeature::frameShown, this,
+          [this](const core::VolumePtr& frame) { volume_ = frame; });
   createDocks();
   createStatusBar();
   createActions();
@@ -209,15 +207,7 @@ void MainWindow::createActions() {
   view->addSeparator();
   view->addAction(addCommand("view.reset", tr("&Reset views"), QKeySequence(tr("Ctrl+R"))));
   view->addSeparator();
-  view->addAction(addCommand("view.nextFrame", tr("Next frame"), QKeySequence(tr("Alt+Right"))));
-  view->addAction(
-      addCommand("view.previousFrame", tr("Previous frame"), QKeySequence(tr("Alt+Left"))));
-  view->addAction(addCommand("view.playFrames", tr("Play frames"), QKeySequence(tr("Alt+P"))));
-  action("view.playFrames")->setCheckable(true);
-  connect(action("view.nextFrame"), &QAction::triggered, this, [this] { frames_->step(1); });
-  connect(action("view.previousFrame"), &QAction::triggered, this, [this] { frames_->step(-1); });
-  connect(action("view.playFrames"), &QAction::triggered, this,
-          [this] { frames_->setPlaying(!frames_->playing()); });
+  frames_->populateMenu(view);
   view->addSeparator();
   connect(action("view.reset"), &QAction::triggered, views_, &viewers::ViewLayout::resetViews);
   view->addSeparator();
@@ -325,14 +315,6 @@ void MainWindow::createDocks() {
   segmentsDock->raise();
   resizeDocks({browserDock}, {260}, Qt::Horizontal);
 
-  frameCurve_ = new FrameCurveChart(this);
-  frameCurveDock_ = new QDockWidget(tr("Frame curve"), this);
-  frameCurveDock_->setObjectName(QStringLiteral("frameCurveDock"));
-  frameCurveDock_->setWidget(frameCurve_);
-  addDockWidget(Qt::BottomDockWidgetArea, frameCurveDock_);
-  frameCurveDock_->hide();
-  connect(frameCurve_, &FrameCurveChart::frameClicked, this, &MainWindow::showFrame);
-  views_->state()->addObserver([this](unsigned) { updateFrameCurve(); });
   // Bound once the actions exist.
   QMetaObject::invokeMethod(
       this,
@@ -507,19 +489,7 @@ void MainWindow::showVolume(core::VolumePtr volume) {
   info_->setVolume(volume_);
   editing_->imageShown(volume_);
   views_->setVolume(volume_);
-  frames_->setSeries(volume_ ? volume_->info().frames : nullptr,
-                     volume_ ? volume_->info().frameIndex : 0);
-  for (const char* id : {"view.nextFrame", "view.previousFrame", "view.playFrames"}) {
-    action(id)->setEnabled(volume_ && volume_->info().frames);
-  }
-  const bool frames = volume_ && volume_->info().frames;
-  if (frames && !frameCurveDock_->isVisible()) {
-    frameCurveDock_->show();
-    resizeDocks({frameCurveDock_}, {170}, Qt::Vertical);  // the views keep most of the height
-  } else if (!frames) {
-    frameCurveDock_->hide();
-  }
-  updateFrameCurve();
+  frames_->imageShown(volume_);
   rebuildWindowMenu();
   if (volume_) {
     setWindowTitle(QStringLiteral("Delineate — %1[*]")
@@ -531,40 +501,16 @@ void MainWindow::showVolume(core::VolumePtr volume) {
   Q_EMIT volumeShown();
 }
 
-void MainWindow::showFrame(std::size_t frame) {
-  if (!volume_ || !volume_->info().frames) {
-    return;
-  }
-  const auto series = volume_->info().frames;
-  if (frame >= series->count() || frame == volume_->info().frameIndex) {
-    frames_->setFrame(volume_->info().frameIndex);
-    return;
-  }
-  volume_ = series->frame(frame);
-  editing_->frameShown(volume_);  // label maps, undo and tools stay on the shared grid
-  views_->setFrame(volume_);
-  frames_->setFrame(frame);
+FrameBar* MainWindow::frameBar() const {
+  return frames_->bar();
 }
 
-void MainWindow::updateFrameCurve() {
-  if (!frameCurve_) {
-    return;
-  }
-  if (!volume_ || !volume_->info().frames) {
-    frameCurve_->show(nullptr, {}, 0);
-    return;
-  }
-  const core::ImageGeometry& g = volume_->geometry();
-  const core::Vec3 ijk = g.worldToIndex(views_->state()->cursor());
-  std::array<std::size_t, 3> voxel{};
-  for (int a = 0; a < 3; ++a) {
-    const double v = std::round(ijk[a]);
-    if (v < 0 || v >= static_cast<double>(g.size[a])) {
-      return;  // the cursor is outside the image
-    }
-    voxel[a] = static_cast<std::size_t>(v);
-  }
-  frameCurve_->show(volume_->info().frames, voxel, volume_->info().frameIndex);
+FrameCurveChart* MainWindow::frameCurve() const {
+  return frames_->curve();
+}
+
+void MainWindow::showFrame(std::size_t frame) {
+  frames_->showFrame(frame);
 }
 
 void MainWindow::reportError(const QString& message) {

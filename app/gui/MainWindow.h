@@ -34,6 +34,7 @@ class EditingFeature;
 class EvaluationCaseOpener;
 class FrameBar;
 class FrameCurveChart;
+class FramesFeature;
 class JobRunner;
 class MammoFeature;
 class ReportFeature;
@@ -101,9 +102,9 @@ class MainWindow : public QMainWindow {
   JobRunner* jobs() const { return jobs_; }
   const core::VolumePtr& volume() const { return volume_; }
   // The frame bar of a 4-D image (hidden for 3-D ones), and showing frame k of the open one.
-  FrameBar* frameBar() const { return frames_; }
+  FrameBar* frameBar() const;
   // The value over the frames at the cursor (the "Frame curve" dock, shown for 4-D images).
-  FrameCurveChart* frameCurve() const { return frameCurve_; }
+  FrameCurveChart* frameCurve() const;
   void showFrame(std::size_t frame);
   QString pointerText() const;
   QStringList recentPaths() const;
@@ -131,7 +132,6 @@ class MainWindow : public QMainWindow {
   void chooseFolder();
   void showPointer(const viewers::PointerInfo& info);
   void setLayoutCommand(const QString& name);
-  void updateFrameCurve();
 
   MainWindowOptions options_;
   viewers::ViewLayout* views_ = nullptr;
@@ -154,9 +154,7 @@ class MainWindow : public QMainWindow {
   DatasetEvaluationDialog* datasetEvaluation_ = nullptr;
   EvaluationCaseOpener* caseOpener_ = nullptr;
   QStringList windowCommandIds_;
-  FrameBar* frames_ = nullptr;
-  FrameCurveChart* frameCurve_ = nullptr;
-  QDockWidget* frameCurveDock_ = nullptr;
+  FramesFeature* frames_ = nullptr;
 
   core::VolumePtr volume_;
 };

@@ -12,6 +12,7 @@
 
 #include "core/Error.h"
 #include "core/io/DicomHeader.h"
+#include "core/io/NiftiHeaderCheck.h"
 #include "core/model/FrameSeries.h"
 
 namespace delineate::core {
@@ -290,17 +291,7 @@ VolumePtr readNifti2File(const std::filesystem::path& path, ProgressSink& progre
   info.seriesDescription = path.filename().string();
   info.transferSyntax = "NIfTI-2";
   if (frames > 1) {
-    FrameAxis axis;
-    const int units = h.get<std::int32_t>(500) & 0x38;
-    const double step = h.get<double>(104 + 8 * 4);
-    const double toSeconds = units == 8 ? 1.0 : units == 16 ? 1e-3 : units == 24 ? 1e-6 : 0.0;
-    if (toSeconds > 0 && step > 0 && std::isfinite(step)) {
-      axis.name = "time";
-      axis.unit = "s";
-      for (std::size_t f = 0; f < frames; ++f) {
-        axis.values.push_back(static_cast<double>(f) * step * toSeconds);
-      }
-    }
+    FrameAxis axis = niftiFrameAxis(frames, h.get<double>(104 + 8 * 4), niftiTimeUnit(path));
     return FrameSeries::make(g, std::move(voxels), frames, std::move(axis), std::move(info))
         ->frame(0);
   }

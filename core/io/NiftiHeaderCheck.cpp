@@ -158,4 +158,17 @@ std::string niftiTimeUnit(const std::filesystem::path& path) {
   }
 }
 
+FrameAxis niftiFrameAxis(std::size_t frames, double step, const std::string& unit) {
+  FrameAxis axis;
+  const double toSeconds = unit == "s" ? 1.0 : unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : 0.0;
+  if (toSeconds > 0 && step > 0 && std::isfinite(step)) {
+    axis.name = "time";
+    axis.unit = "s";
+    for (std::size_t f = 0; f < frames; ++f) {
+      axis.values.push_back(static_cast<double>(f) * step * toSeconds);
+    }
+  }
+  return axis;
+}
+
 }  // namespace delineate::core

@@ -249,18 +249,8 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     info.seriesDescription = path.filename().string();
     info.transferSyntax = encoding;
     if (frames > 1) {
-      FrameAxis axis;
-      const std::string unit = niftiTimeUnit(path);
-      const double step = dims >= 4 ? io->GetSpacing(3) : 0.0;
-      if (!unit.empty() && step > 0 && std::isfinite(step)) {
-        // NIfTI's time axis: pixdim[4] in the unit of xyzt_units, shown in seconds.
-        const double toSeconds = unit == "s" ? 1.0 : unit == "ms" ? 1e-3 : 1e-6;
-        axis.name = "time";
-        axis.unit = "s";
-        for (std::size_t f = 0; f < frames; ++f) {
-          axis.values.push_back(static_cast<double>(f) * step * toSeconds);
-        }
-      }
+      FrameAxis axis =
+          niftiFrameAxis(frames, dims >= 4 ? io->GetSpacing(3) : 0.0, niftiTimeUnit(path));
       return FrameSeries::make(g, std::move(voxels), frames, std::move(axis), std::move(info))
           ->frame(0);
     }
