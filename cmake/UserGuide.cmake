@@ -9,7 +9,7 @@ endif()
 
 set(DELINEATE_GUIDE_IMAGES ${CMAKE_BINARY_DIR}/docs/guide/images CACHE INTERNAL "the guide's screenshots")
 set(guide_sample ${CMAKE_BINARY_DIR}/docs/sample)
-set(guide_stamp ${guide_sample}/.delineate-sample-v2)
+set(guide_stamp ${guide_sample}/.delineate-sample-v3)
 add_custom_command(OUTPUT ${guide_stamp}
   COMMAND delineate-cli sample ${guide_sample}
   DEPENDS delineate-cli
@@ -34,6 +34,7 @@ endfunction()
 delineate_guide_image(quickstart --layout 2x2
   --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz ${guide_sample}/brain-mr/brain-mr.nii.gz)
 delineate_guide_image(reading-ct --layout 1x3 ${guide_sample}/abdomen-ct/dicom)
+delineate_guide_image(reading-colour-cine --layout 1x1 ${guide_sample}/ultrasound/carotid-cine.dcm)
 delineate_guide_image(annotating-ai --layout 2x2 --show aiDock
   --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz ${guide_sample}/brain-mr/brain-mr.nii.gz)
 delineate_guide_image(mammography --layout mammo-4up --findings demo

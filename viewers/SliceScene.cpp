@@ -353,10 +353,13 @@ void SliceScene::setVolume(const core::VolumePtr& volume) {
     vertical_->VisibilityOff();
     return;
   }
-  indexImage_ = makeVtkIndexSpaceImage(volume_);
+  // Colour images show their R, G, B (the window applies to each channel alike); grey ones their
+  // voxels through the window.
+  indexImage_ = volume_->hasColour() ? makeVtkColourIndexSpaceImage(volume_)
+                                     : makeVtkIndexSpaceImage(volume_);
   reslice_->SetInputData(indexImage_);
-  reslice_->SetBackgroundLevel(volume_->valueRange().first);
-  if (volume_->info().photometric == "MONOCHROME1") {
+  reslice_->SetBackgroundLevel(volume_->hasColour() ? 0.0 : volume_->valueRange().first);
+  if (volume_->info().photometric == "MONOCHROME1" && !volume_->hasColour()) {
     // Stored with white = low values (mammography): show inverted; window/level still applies.
     vtkNew<vtkLookupTable> inverted;
     inverted->SetSaturationRange(0, 0);

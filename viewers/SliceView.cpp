@@ -267,9 +267,14 @@ PointerInfo SliceView::probe(const QPointF& position) const {
   if (volume && containsVoxel(volume->geometry(), info.world)) {
     info.inside = true;
     info.voxel = nearestVoxel(volume->geometry(), info.world);
-    info.value = volume->valueAt(static_cast<std::size_t>(info.voxel[0]),
-                                 static_cast<std::size_t>(info.voxel[1]),
-                                 static_cast<std::size_t>(info.voxel[2]));
+    const auto i = static_cast<std::size_t>(info.voxel[0]);
+    const auto j = static_cast<std::size_t>(info.voxel[1]);
+    const auto k = static_cast<std::size_t>(info.voxel[2]);
+    info.value = volume->valueAt(i, j, k);
+    info.colour = volume->hasColour();
+    if (info.colour) {
+      info.rgb = volume->colourAt(i, j, k);
+    }
   }
   return info;
 }

@@ -6,6 +6,7 @@
 #include <vtkInformationObjectBaseKey.h>
 #include <vtkMatrix3x3.h>
 #include <vtkMatrix4x4.h>
+#include <vtkNew.h>
 #include <vtkObject.h>
 #include <vtkObjectFactory.h>
 #include <vtkPointData.h>
@@ -96,6 +97,22 @@ vtkSmartPointer<vtkImageData> makeVtkImage(const core::VolumePtr& volume) {
 
 vtkSmartPointer<vtkImageData> makeVtkIndexSpaceImage(const core::VolumePtr& volume) {
   return makeImage(volume, false);
+}
+
+vtkSmartPointer<vtkImageData> makeVtkColourIndexSpaceImage(const core::VolumePtr& volume) {
+  const auto colour = volume->sharedColour();
+  vtkSmartPointer<vtkDataArray> array;
+  array.TakeReference(vtkDataArray::CreateDataArray(vtkScalarTypeOf(colour->type())));
+  array->SetNumberOfComponents(3);
+  array->SetName("rgb");
+  array->SetVoidArray(const_cast<void*>(colour->data()), static_cast<vtkIdType>(colour->count()),
+                      1);
+  vtkNew<VolumeKeeper> keeper;
+  keeper->volume = volume;
+  array->GetInformation()->Set(VolumeKeeper::KEY(), keeper);
+  auto image = makeImage(volume, false);
+  image->GetPointData()->SetScalars(array);
+  return image;
 }
 
 vtkSmartPointer<vtkImageData> makeVtkLabelImage(const core::LabelMap& labels) {

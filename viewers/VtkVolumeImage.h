@@ -27,6 +27,10 @@ vtkSmartPointer<vtkImageData> makeVtkImage(const core::VolumePtr& volume);
 // CPU ray casting in VTK 9.1) work in this space; indexSpaceToWorld() maps it to LPS.
 vtkSmartPointer<vtkImageData> makeVtkIndexSpaceImage(const core::VolumePtr& volume);
 
+// A colour Volume's R, G, B channels (three components) as an index-space image, zero-copy,
+// keeping the Volume alive. The Volume must have colour.
+vtkSmartPointer<vtkImageData> makeVtkColourIndexSpaceImage(const core::VolumePtr& volume);
+
 // The label map's voxels as an index-space image (as above), without a copy: the array points at
 // the LabelMap's buffer and keeps that buffer alive. Later edits show through; call Modified() on
 // the image (or its scalars) after them so that filters reading it re-execute.

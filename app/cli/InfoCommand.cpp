@@ -42,6 +42,9 @@ json describeVolume(const core::Volume& v) {
               {"dimensions", {g.size[0], g.size[1], g.size[2]}},
               {"frames", frames},
               {"scalarType", std::string(core::toString(v.scalarType()))},
+              // Colour images: the channels' type (the scalar type is their luminance's).
+              {"colour", v.hasColour() ? json(std::string(core::toString(v.sharedColour()->type())))
+                                       : json(nullptr)},
               {"spacing", g.spacing},
               {"origin", g.origin},
               {"direction", g.direction},

@@ -78,7 +78,7 @@ double FrameBar::framesPerSecond() const {
       const double step =
           (axis.values.back() - axis.values.front()) / static_cast<double>(axis.values.size() - 1);
       if (step > 0 && std::isfinite(step)) {
-        return std::clamp(1.0 / step, 0.5, 30.0);  // real time, within what a cine can show
+        return std::clamp(1.0 / step, 0.5, 60.0);  // real time, within what a cine can show
       }
     }
   }

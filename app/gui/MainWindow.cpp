@@ -595,14 +595,11 @@ void MainWindow::showPointer(const viewers::PointerInfo& p) {
                      .arg(p.world[1], 0, 'f', 1)
                      .arg(p.world[2], 0, 'f', 1);
   if (p.inside) {
-    // A NaN voxel (a masked or undefined value in a float image) reads "NaN", never a number.
-    const QString value =
-        std::isnan(p.value) ? QStringLiteral("NaN") : QString::number(p.value, 'g', 6);
-    text += QStringLiteral("   voxel [%1, %2, %3]   value %4")
+    text += QStringLiteral("   voxel [%1, %2, %3]   %4")
                 .arg(p.voxel[0])
                 .arg(p.voxel[1])
                 .arg(p.voxel[2])
-                .arg(value);
+                .arg(QString::fromStdString(p.valueText()));
   } else {
     text += tr("   outside the image");
   }

@@ -39,7 +39,8 @@ SliceOrientation thumbnailOrientation(const core::ImageGeometry& g) {
 
 QImage makeSeriesThumbnail(const core::Volume& volume, int size) {
   const auto& g = volume.geometry();
-  QImage image(size, size, QImage::Format_Grayscale8);
+  const bool colour = volume.hasColour();
+  QImage image(size, size, colour ? QImage::Format_RGB888 : QImage::Format_Grayscale8);
   image.fill(0);
   if (g.voxelCount() == 0) {
     return image;
@@ -69,13 +70,23 @@ QImage makeSeriesThumbnail(const core::Volume& volume, int size) {
         continue;
       }
       const auto ijk = viewers::nearestVoxel(g, p);
-      const double value =
-          volume.valueAt(static_cast<std::size_t>(ijk[0]), static_cast<std::size_t>(ijk[1]),
-                         static_cast<std::size_t>(ijk[2]));
-      line[x] = static_cast<uchar>(std::clamp((value - lo) / wl.width * 255.0, 0.0, 255.0));
+      const auto i = static_cast<std::size_t>(ijk[0]);
+      const auto j = static_cast<std::size_t>(ijk[1]);
+      const auto k = static_cast<std::size_t>(ijk[2]);
+      auto level = [&](double value) {
+        return static_cast<uchar>(std::clamp((value - lo) / wl.width * 255.0, 0.0, 255.0));
+      };
+      if (colour) {
+        const auto rgb = volume.colourAt(i, j, k);  // the window applies to each channel
+        for (int c = 0; c < 3; ++c) {
+          line[3 * x + c] = level(rgb[static_cast<std::size_t>(c)]);
+        }
+      } else {
+        line[x] = level(volume.valueAt(i, j, k));
+      }
     }
   }
-  if (volume.info().photometric == "MONOCHROME1") {
+  if (volume.info().photometric == "MONOCHROME1" && !colour) {
     image.invertPixels();
   }
   return image;

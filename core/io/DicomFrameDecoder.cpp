@@ -18,7 +18,9 @@
 #include <string>
 
 #include "core/Error.h"
+#include "core/io/DicomColour.h"
 #include "core/io/DicomCondition.h"
+#include "core/io/DicomFloatPixels.h"
 #include "core/io/DicomJpeg2000.h"
 #include "core/io/DicomJpegCheck.h"
 #include "core/io/DicomRleCheck.h"
@@ -158,9 +160,15 @@ DicomFrameDecoder::DicomFrameDecoder(const std::vector<DicomFileHeader>& headers
       base_(static_cast<unsigned char*>(buffer.data())),
       ranges_(rescales.size()) {}
 
+void DicomFrameDecoder::setColourTarget(VoxelBuffer& rgb) {
+  rgbBase_ = static_cast<unsigned char*>(rgb.data());
+}
+
 void DicomFrameDecoder::decode(const DicomDecodeUnit& unit, ProgressSink& progress) {
   const DicomFileHeader& h = headers_[unit.file];
-  if (isJpeg2000Syntax(h.transferSyntaxUid)) {
+  if (h.floatPixelBits != 0) {
+    readDicomFloatFrames(h, unit.frames, base_, slotBytes_, progress);
+  } else if (isJpeg2000Syntax(h.transferSyntaxUid)) {
     decodeJpeg2000(unit, progress);
   } else {
     decodeWithDcmtk(unit, progress);
@@ -179,6 +187,14 @@ void DicomFrameDecoder::store(const void* samples, std::size_t slice) {
                                      plan_, rescales_[slice]);
 }
 
+void DicomFrameDecoder::storeColour(const unsigned char* frame, std::size_t slice,
+                                    const DicomFileHeader& h, const std::string& decodedPhotometric,
+                                    bool native) {
+  const DicomColourFrame layout = dicomColourFrame(h, decodedPhotometric, native);
+  const std::size_t rgbBytes = 3 * sliceVoxels_ * scalarSize(layout.channelType);
+  convertDicomColourFrame(frame, layout, rgbBase_ + slice * rgbBytes, base_ + slice * slotBytes_);
+}
+
 void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSink& progress) {
   const DicomFileHeader& h = headers_[unit.file];
   const std::string& path = h.path;
@@ -188,7 +204,9 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
   const std::size_t frameBytes = h.frameBytes();
   Uint32 dcmFrameBytes = 0;
   checkDicom(pixels->getUncompressedFrameSize(ds, dcmFrameBytes), path, "computing the frame size");
-  if (dcmFrameBytes != frameBytes || frameBytes >= std::numeric_limits<Uint32>::max()) {
+  const bool colour = rgbBase_ != nullptr;
+  if ((dcmFrameBytes != frameBytes && !colour) ||
+      frameBytes >= std::numeric_limits<Uint32>::max()) {
     throw Error(ErrorKind::InvalidInput, path, "inconsistent frame size");
   }
   const bool native = isNativeSyntax(h.transferSyntaxUid) ||
@@ -205,7 +223,14 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
   }
   // Decode into the slot when it has room for the frame and DCMTK's pad byte; else through a
   // small scratch buffer (8-bit frames of odd size, 32-bit samples kept as Int16).
-  const std::size_t padded = frameBytes + (frameBytes & 1u);
+  // Colour frames go through the scratch buffer (they become RGB and luminance), sized for
+  // whichever of the header's and DCMTK's frame size is larger (a codec restores 4:2:2 chroma).
+  const std::size_t decodedBytes =
+      colour && !native ? std::max<std::size_t>(frameBytes, dcmFrameBytes) : frameBytes;
+  // 4:2:2 stored as is: DCMTK counts three full samples a frame, so its frame offsets are wrong;
+  // the frame is read at our own offset instead.
+  const bool subsampledNative = colour && native && frameBytes != dcmFrameBytes;
+  const std::size_t padded = decodedBytes + (decodedBytes & 1u);
   const bool rle = h.transferSyntaxUid == UID_RLELosslessTransferSyntax;
   const bool bigEndian32 =
       h.transferSyntaxUid == UID_BigEndianExplicitTransferSyntax && format_.bitsAllocated == 32;
@@ -222,21 +247,27 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
     }
     unsigned char* slot = base_ + slice * slotBytes_;
     unsigned char* target = slot;
-    if (slotBytes_ < padded) {
+    if (slotBytes_ < padded || colour) {
       scratch.resize(padded);
       target = scratch.data();
     }
     if (rle) {
-      checkRleFrame(*pixels, h.frames, frame, format_.bitsAllocated / 8, path);
+      checkRleFrame(*pixels, h.frames, frame, format_.bitsAllocated / 8 * h.samplesPerPixel, path);
     }
     if (jpeg) {
       checkJpegFrame(*pixels, h.transferSyntaxUid, h.frames, frame, path);
     }
     OFString colourModel;
-    checkDicom(pixels->getUncompressedFrame(ds, static_cast<Uint32>(frame), startFragment, target,
-                                            static_cast<Uint32>(padded), colourModel, &cache),
-               path, "decoding frame " + std::to_string(frame + 1));
-    if (bigEndian32) {
+    if (subsampledNative) {
+      checkDicom(pixels->getPartialValue(target, static_cast<Uint32>(frame * frameBytes),
+                                         static_cast<Uint32>(frameBytes), &cache),
+                 path, "reading frame " + std::to_string(frame + 1));
+    } else {
+      checkDicom(pixels->getUncompressedFrame(ds, static_cast<Uint32>(frame), startFragment, target,
+                                              static_cast<Uint32>(padded), colourModel, &cache),
+                 path, "decoding frame " + std::to_string(frame + 1));
+    }
+    if (bigEndian32 && !colour) {
       if (!wordsOf32Bits) {
         wordsOf32Bits = fixBigEndian32(target, h, format_.pixelSigned);
         if (*wordsOf32Bits) {
@@ -248,7 +279,11 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
         swapHalves(target, h.rows * h.columns);
       }
     }
-    store(target, slice);
+    if (colour) {
+      storeColour(target, slice, h, colourModel.c_str(), native);
+    } else {
+      store(target, slice);
+    }
     expectedFrame = frame + 1;
   }
 }
@@ -268,10 +303,18 @@ void DicomFrameDecoder::decodeJpeg2000(const DicomDecodeUnit& unit, ProgressSink
       throw Error(ErrorKind::InvalidInput, h.path, "JPEG 2000 pixel data without fragments");
     }
   }
-  const Jpeg2000Frames frames = readJpeg2000Frames(h.path, h.rows, h.columns, h.frames, format_);
+  const bool colour = rgbBase_ != nullptr;
+  const Jpeg2000Frames frames =
+      readJpeg2000Frames(h.path, h.rows, h.columns, h.frames, format_, h.samplesPerPixel);
   for (const auto& [frame, slice] : unit.frames) {
     progress.throwIfCancelled();
-    store(frames.frame(frame), slice);
+    if (colour) {
+      // GDCM delivers RGB: it undoes YBR_ICT / YBR_RCT and converts YBR_FULL.
+      storeColour(static_cast<const unsigned char*>(frames.frame(frame)), slice, h,
+                  h.samplesPerPixel == 3 ? "RGB" : "", false);
+    } else {
+      store(frames.frame(frame), slice);
+    }
   }
 }
 

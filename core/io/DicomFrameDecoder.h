@@ -43,6 +43,10 @@ class DicomFrameDecoder {
                     const DicomPixelPlan& plan, const std::vector<Rescale>& rescales,
                     std::size_t sliceVoxels, VoxelBuffer& buffer);
 
+  // Colour images: `buffer` receives each slice's luminance (plan.slotType is the channel type)
+  // and `rgb` its R, G, B (3 x sliceVoxels per slice, same type). Call before decoding.
+  void setColourTarget(VoxelBuffer& rgb);
+
   // Decodes the unit's frames into their slots. Throws Error naming the file. Thread-safe for
   // distinct units.
   void decode(const DicomDecodeUnit& unit, ProgressSink& progress);
@@ -55,6 +59,9 @@ class DicomFrameDecoder {
 
  private:
   void store(const void* samples, std::size_t slice);
+  // `decodedPhotometric`: the colour model the codec delivered (empty: the header's).
+  void storeColour(const unsigned char* frame, std::size_t slice, const DicomFileHeader& h,
+                   const std::string& decodedPhotometric, bool native);
   void decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSink& progress);
   void decodeJpeg2000(const DicomDecodeUnit& unit, ProgressSink& progress);
   void warn(std::string message);
@@ -66,6 +73,7 @@ class DicomFrameDecoder {
   std::size_t sliceVoxels_;
   std::size_t slotBytes_;
   unsigned char* base_;
+  unsigned char* rgbBase_ = nullptr;  // colour images only
   std::vector<std::pair<std::int64_t, std::int64_t>> ranges_;
   std::mutex warningsMutex_;
   std::vector<std::string> warnings_;

@@ -22,6 +22,7 @@
 
 #include "core/Error.h"
 #include "core/io/DicomCodecs.h"
+#include "core/io/DicomColourHeader.h"
 #include "core/io/DicomCondition.h"
 #include "core/io/DicomModalityLut.h"
 #include "core/io/DicomVoiLut.h"
@@ -318,7 +319,14 @@ std::size_t DicomFileHeader::frameBytes() const {
   const std::size_t max = std::numeric_limits<std::size_t>::max();
   const std::size_t bytesPerSample = (bitsAllocated + 7) / 8;
   std::size_t n = rows;
-  for (std::size_t factor : {columns, static_cast<std::size_t>(samplesPerPixel), bytesPerSample}) {
+  std::size_t perRow = columns;
+  std::size_t samples = samplesPerPixel;
+  if (isNativeSyntax(transferSyntaxUid) &&
+      (photometric == "YBR_FULL_422" || photometric == "YBR_PARTIAL_422") && samples == 3) {
+    perRow = (columns + 1) / 2 * 2;  // 4:2:2 stored as is: Y1 Y2 Cb Cr for each pair of pixels
+    samples = 2;
+  }
+  for (std::size_t factor : {perRow, samples, bytesPerSample}) {
     if (factor != 0 && n > max / factor) {
       throw Error(ErrorKind::TooLarge, path, "image size overflows");
     }
@@ -455,6 +463,7 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
       count(ds, DCM_HighBit, h.bitsStored > 0 ? h.bitsStored - 1 : 0, path, "HighBit"));
   h.pixelSigned = count(ds, DCM_PixelRepresentation, 0, path, "PixelRepresentation") == 1;
   h.photometric = text(ds, DCM_PhotometricInterpretation);
+  readColourAttributes(ds, h);
   if (h.isImage) {
     if (h.rows == 0 || h.columns == 0 || h.frames == 0) {
       throw Error(ErrorKind::InvalidInput, path,
@@ -500,6 +509,9 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
 
   // Plain (single-frame or legacy multi-frame) attributes first, then functional groups on top.
   readFrameMacros(&ds, h.shared, false);
+  if (!h.shared.pixelSpacing) {
+    readUltrasoundRegionSpacing(ds, h);  // ultrasound calibrates its regions instead
+  }
   const bool projection = h.modality == "DX" || h.modality == "MG" || h.modality == "CR";
   if (projection) {
     readProjectionSpacing(ds, h);

@@ -5,11 +5,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/io/DicomFrameSplit.h"
+#include "core/io/DicomPalette.h"
 #include "core/model/ImageGeometry.h"
 #include "core/model/VolumeInfo.h"
 
@@ -70,6 +72,15 @@ struct DicomFileHeader {
   unsigned highBit = 0;
   bool pixelSigned = false;
   std::string photometric;
+  unsigned planarConfiguration = 0;  // 1: colour planes one after another
+  // 32: Float Pixel Data (7FE0,0008), 64: Double Float Pixel Data (7FE0,0009); 0: integer
+  // Pixel Data (core/io/DicomFloatPixels.h).
+  unsigned floatPixelBits = 0;
+  // PALETTE COLOR: the red, green and blue tables (core/io/DicomPalette.h); null otherwise.
+  std::shared_ptr<const DicomPalette> palette;
+  // Cine (US, XA, ...): Frame Time (0018,1063) in ms, else from Cine Rate / Recommended Display
+  // Frame Rate; 0 when absent.
+  double frameTimeMs = 0;
 
   double gantryTilt = 0;                 // degrees, GantryDetectorTilt
   double spacingBetweenSlices = 0;       // 0 when absent
@@ -93,7 +104,7 @@ struct DicomFileHeader {
   // from the dataset or the (shared, else first per-frame) Frame VOI LUT Sequence.
   std::string voiFunction;
   std::vector<VoiLutTable> voiLuts;
-  // DX/MG/CR: where the in-plane spacing came from ("Pixel Spacing", "Imager Pixel Spacing /
+  // DX/MG/CR and US: where the in-plane spacing came from ("Pixel Spacing", "Imager Pixel Spacing /
   // magnification 1.08 (at the breast)", ...); empty for other modalities.
   std::string spacingSource;
   // Things read but not used (a malformed VOI LUT table, ...), each naming the file; the loader

@@ -31,13 +31,14 @@ void unscale(const unsigned char* in, std::size_t count, double slope, double in
 }  // namespace
 
 Jpeg2000Frames readJpeg2000Frames(const std::string& path, std::size_t rows, std::size_t columns,
-                                  std::size_t frames, const DicomSampleFormat& format) {
+                                  std::size_t frames, const DicomSampleFormat& format,
+                                  unsigned samples) {
   try {
     auto io = itk::GDCMImageIO::New();
     io->SetFileName(path);
     io->ReadImageInformation();
     const std::size_t gotFrames = io->GetNumberOfDimensions() > 2 ? io->GetDimensions(2) : 1;
-    if (io->GetNumberOfComponents() != 1 || io->GetDimensions(0) != columns ||
+    if (io->GetNumberOfComponents() != samples || io->GetDimensions(0) != columns ||
         io->GetDimensions(1) != rows || gotFrames != frames) {
       throw Error(ErrorKind::InvalidInput, path,
                   "the JPEG 2000 image does not match the DICOM header's size");
@@ -52,44 +53,44 @@ Jpeg2000Frames readJpeg2000Frames(const std::string& path, std::size_t rows, std
     io->SetIORegion(region);
     io->Read(decoded.data());
 
-    const std::size_t count = rows * columns * frames;
+    const std::size_t count = rows * columns * frames * samples;
     if (decoded.size() < count * io->GetComponentSize()) {
       throw Error(ErrorKind::Internal, path, "GDCM returned fewer pixels than announced");
     }
-    std::vector<unsigned char> samples(count * format.storedBytes());
+    std::vector<unsigned char> out(count * format.storedBytes());
     const double slope = io->GetRescaleSlope() != 0 ? io->GetRescaleSlope() : 1.0;
     const double intercept = io->GetRescaleIntercept();
     using C = itk::IOComponentEnum;
     const ScalarType stored = format.storedType();
     switch (io->GetComponentType()) {
       case C::UCHAR:
-        unscale<std::uint8_t>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<std::uint8_t>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       case C::CHAR:
-        unscale<std::int8_t>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<std::int8_t>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       case C::USHORT:
-        unscale<std::uint16_t>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<std::uint16_t>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       case C::SHORT:
-        unscale<std::int16_t>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<std::int16_t>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       case C::UINT:
-        unscale<std::uint32_t>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<std::uint32_t>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       case C::INT:
-        unscale<std::int32_t>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<std::int32_t>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       case C::FLOAT:
-        unscale<float>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<float>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       case C::DOUBLE:
-        unscale<double>(decoded.data(), count, slope, intercept, stored, samples.data());
+        unscale<double>(decoded.data(), count, slope, intercept, stored, out.data());
         break;
       default:
         throw Error(ErrorKind::Unsupported, path, "JPEG 2000 pixel type GDCM cannot deliver");
     }
-    return Jpeg2000Frames(std::move(samples), rows * columns * format.storedBytes());
+    return Jpeg2000Frames(std::move(out), rows * columns * samples * format.storedBytes());
   } catch (const itk::ExceptionObject& e) {
     std::string what = e.GetDescription();
     while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) {

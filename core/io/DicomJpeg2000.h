@@ -21,9 +21,10 @@ class Jpeg2000Frames {
   std::size_t frameBytes_;
 };
 
-// Decodes every frame of `path`. Throws Error naming the file when GDCM cannot read it or the
-// image differs from the header (`rows` x `columns` x `frames`).
+// Decodes every frame of `path` (`samples` per pixel, interleaved). Throws Error naming the file
+// when GDCM cannot read it or the image differs from the header (`rows` x `columns` x `frames`).
 Jpeg2000Frames readJpeg2000Frames(const std::string& path, std::size_t rows, std::size_t columns,
-                                  std::size_t frames, const DicomSampleFormat& format);
+                                  std::size_t frames, const DicomSampleFormat& format,
+                                  unsigned samples = 1);
 
 }  // namespace delineate::core

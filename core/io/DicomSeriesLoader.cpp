@@ -8,6 +8,7 @@
 
 #include "core/Error.h"
 #include "core/io/DicomCodecs.h"
+#include "core/io/DicomColour.h"
 #include "core/io/DicomFrameDecoder.h"
 #include "core/io/DicomFrameSplit.h"
 #include "core/io/DicomHeader.h"
@@ -59,6 +60,11 @@ void checkSameShape(const DicomFileHeader& h, const DicomFileHeader& ref) {
                 "from " +
                     ref.path);
   }
+  if (h.floatPixelBits != ref.floatPixelBits) {
+    throw Error(
+        ErrorKind::InvalidInput, h.path,
+        "float and integer pixel data mixed with " + ref.path + ": load them as separate series");
+  }
   if (h.photometric != ref.photometric) {
     throw Error(ErrorKind::InvalidInput, h.path,
                 "PhotometricInterpretation " + h.photometric + " differs from " + ref.photometric +
@@ -66,13 +72,35 @@ void checkSameShape(const DicomFileHeader& h, const DicomFileHeader& ref) {
   }
 }
 
-void checkMonochrome(const DicomFileHeader& h) {
-  if (h.samplesPerPixel != 1 || (h.photometric != "MONOCHROME1" && h.photometric != "MONOCHROME2" &&
-                                 !h.photometric.empty())) {
-    throw Error(ErrorKind::Unsupported, h.path,
-                "colour images are not supported (PhotometricInterpretation " + h.photometric +
-                    ", " + std::to_string(h.samplesPerPixel) + " samples per pixel)");
+// Colour or grey like the reference file, and showable; Error naming the file otherwise.
+void checkColourKind(const DicomFileHeader& h, const DicomFileHeader& ref) {
+  const bool colour = isDicomColour(ref);
+  if (isDicomColour(h) != colour) {
+    throw Error(ErrorKind::InvalidInput, h.path,
+                std::string(colour ? "a grey" : "a colour") + " image in a series of " +
+                    (colour ? "colour" : "grey") + " images (" + ref.path +
+                    "): load them as separate series");
   }
+  if (!colour) {
+    return;
+  }
+  checkDicomColour(h);
+  if (dicomColourChannelType(h) != dicomColourChannelType(ref)) {
+    throw Error(ErrorKind::InvalidInput, h.path,
+                "colour depth differs from " + ref.path + ": load them as separate series");
+  }
+}
+
+// A single multi-frame file whose frames have no place in space but a time (ultrasound, XA and
+// endoscopy loops): a cine, shown as a 4-D image of one-slice frames over time.
+bool isCineLoop(const std::vector<DicomFileHeader>& headers) {
+  if (headers.size() != 1) {
+    return false;
+  }
+  const DicomFileHeader& h = headers.front();
+  const bool cineModality = h.modality == "US" || h.modality == "XA" || h.modality == "RF" ||
+                            h.modality == "ES" || h.modality == "IVUS";
+  return h.frames > 1 && !h.enhanced && !h.frame(0).position && (h.frameTimeMs > 0 || cineModality);
 }
 
 }  // namespace
@@ -149,18 +177,24 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
 
   // 2. One pixel format and image size for all files.
   const DicomFileHeader& ref = headers.front();
+  const bool colour = isDicomColour(ref);
+  // Float / Double Float Pixel Data (parametric maps): stored as they are, never rescaled.
+  const bool floating = ref.floatPixelBits != 0;
   for (const auto& h : headers) {
-    checkMonochrome(h);
+    checkColourKind(h, ref);
     checkSameShape(h, ref);
     checkDicomDecodable(h);
   }
   DicomSampleFormat format{ref.bitsAllocated, ref.bitsStored, ref.highBit, ref.pixelSigned};
-  validateSampleFormat(format, ref.path);
+  if (!colour && !floating) {
+    validateSampleFormat(format, ref.path);
+  }
   // A Modality LUT Sequence replaces the rescale (the two are exclusive): one table for the whole
   // series, else the stored values with a warning.
   std::optional<DicomFileHeader::ModalityLut> modalityLut;
-  if (std::any_of(headers.begin(), headers.end(),
-                  [](const auto& h) { return h.hasModalityLutSequence; })) {
+  if (!colour && !floating && std::any_of(headers.begin(), headers.end(), [](const auto& h) {
+        return h.hasModalityLutSequence;
+      })) {
     const bool same = std::all_of(headers.begin(), headers.end(),
                                   [&](const auto& h) { return h.modalityLut == ref.modalityLut; });
     if (same && !ref.modalityLut.table.empty()) {
@@ -199,6 +233,23 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
       keys.push_back(headers[s.file].frameKeys);
     }
     split = splitDicomFrames(placements, keys);
+    if (!split && isCineLoop(headers)) {
+      DicomFrameSplit cine;
+      cine.axis.name = "time";
+      cine.axis.unit = "s";
+      const double seconds = headers.front().frameTimeMs / 1000.0;
+      for (std::size_t k = 0; k < placements.size(); ++k) {
+        cine.frames.push_back({k});
+        if (seconds > 0) {
+          cine.axis.values.push_back(seconds * static_cast<double>(k));
+        }
+      }
+      if (seconds <= 0) {
+        cine.axis.name = "frame";
+        cine.axis.unit.clear();
+      }
+      split = std::move(cine);
+    }
   }
   if (split) {
     frameSlices = split->frames;
@@ -238,7 +289,8 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
       const DicomSliceSource s = frameOf[frameSlices[f][idx]];
       slices.push_back(s);
       const DicomFrameHeader fh = headers[s.file].frame(s.frame);
-      rescales.push_back(modalityLut ? Rescale{} : Rescale{fh.slope, fh.intercept});
+      rescales.push_back(modalityLut || colour || floating ? Rescale{}
+                                                           : Rescale{fh.slope, fh.intercept});
     }
   }
   const std::size_t frameCount = layouts.size();
@@ -246,18 +298,33 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   // 4. Sizes, type, buffer.
   const std::size_t sliceVoxels = ref.rows * ref.columns;
   const std::size_t count = layout.geometry.voxelCount() * frameCount;
-  const DicomPixelPlan plan = planDicomPixels(format, rescales);
-  const double bytes = static_cast<double>(count) * static_cast<double>(scalarSize(plan.slotType));
+  // Colour: the luminance in the channel type, plus three channels.
+  const ScalarType channelType = colour ? dicomColourChannelType(ref) : ScalarType::UInt8;
+  const DicomPixelPlan plan =
+      colour ? DicomPixelPlan{channelType, false}
+      : floating
+          ? DicomPixelPlan{ref.floatPixelBits == 64 ? ScalarType::Float64 : ScalarType::Float32,
+                           false}
+          : planDicomPixels(format, rescales);
+  const double bytes = static_cast<double>(count) * static_cast<double>(scalarSize(plan.slotType)) *
+                       (colour ? 4.0 : 1.0);
   if (bytes > 0.8 * static_cast<double>(physicalMemory())) {
     throw Error(ErrorKind::TooLarge, seriesName(series),
                 "the volume needs " + std::to_string(static_cast<std::uint64_t>(bytes) >> 20) +
                     " MiB, more than this machine's memory");
   }
   auto buffer = std::make_shared<VoxelBuffer>(plan.slotType, count);
+  std::shared_ptr<VoxelBuffer> rgb;
+  if (colour) {
+    rgb = std::make_shared<VoxelBuffer>(channelType, 3 * count);
+  }
 
   // 5. Decode, several files at a time when there are many.
   const std::vector<DicomDecodeUnit> units = makeDicomDecodeUnits(slices, headers.size(), threads);
   DicomFrameDecoder decoder(headers, format, plan, rescales, sliceVoxels, *buffer);
+  if (rgb) {
+    decoder.setColourTarget(*rgb);
+  }
   const bool parallel = options.threads > 0 || (slices.size() >= 8 && bytes >= 4.0 * 1024 * 1024);
   std::atomic<std::size_t> decoded{0};
   parallelFor(units.size(), parallel ? threads : 1, progress, [&](std::size_t u) {
@@ -266,14 +333,18 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
     progress.report(0.1 + 0.85 * static_cast<double>(k) / static_cast<double>(slices.size()),
                     "Decoding DICOM pixels");
   });
-  buffer =
-      finalizeDicomPixels(std::move(buffer), format, plan, rescales, decoder.ranges(), sliceVoxels);
+  if (!colour) {
+    buffer = finalizeDicomPixels(std::move(buffer), format, plan, rescales, decoder.ranges(),
+                                 sliceVoxels);
+  }
   if (modalityLut) {
     progress.report(0.95, "Applying the Modality LUT");
     buffer = applyModalityLut(*buffer, *modalityLut);
   }
   warnings.insert(warnings.end(), decoder.warnings().begin(), decoder.warnings().end());
-  if (dot(layout.shearPerSlice, layout.shearPerSlice) > 0) {
+  if (colour && dot(layout.shearPerSlice, layout.shearPerSlice) > 0) {
+    warnings.push_back("the colour slices are tilted (gantry tilt): shown on the tilted grid");
+  } else if (dot(layout.shearPerSlice, layout.shearPerSlice) > 0) {
     progress.report(0.95, "Removing gantry tilt");
     const std::size_t frameVoxels = layout.geometry.voxelCount();
     auto* base = static_cast<unsigned char*>(buffer->data());
@@ -342,14 +413,23 @@ VolumePtr loadDicomSeries(const DicomSeries& series, ProgressSink& progress,
   }
   info.warnings = std::move(warnings);
   info.windows = first.windows;
-  appendDefaultWindows(info.modality, *buffer, info.windows);
+  if (colour) {
+    // Colour is shown as stored; a window then applies to each channel alike.
+    const double top =
+        ref.palette ? (ref.palette->bits <= 8 ? 255.0 : 65535.0)
+                    : static_cast<double>((std::uint64_t{1} << std::min(ref.bitsStored, 32u)) - 1);
+    info.windows.insert(info.windows.begin(), WindowPreset{"Colour as stored", top / 2, top});
+  } else {
+    appendDefaultWindows(info.modality, *buffer, info.windows);
+  }
   progress.report(1.0, "Done");
   if (split) {
     return FrameSeries::make(layout.geometry, std::move(buffer), frameCount, split->axis,
-                             std::move(info))
+                             std::move(info), std::move(rgb))
         ->frame(0);
   }
-  return std::make_shared<const Volume>(layout.geometry, std::move(buffer), std::move(info));
+  return std::make_shared<const Volume>(layout.geometry, std::move(buffer), std::move(info),
+                                        std::move(rgb));
 }
 
 }  // namespace delineate::core

@@ -3,6 +3,7 @@
 // it pulls in ITK headers.
 #include <itkImage.h>
 #include <itkImportImageContainer.h>
+#include <itkRGBPixel.h>
 
 #include <memory>
 
@@ -47,6 +48,26 @@ typename itk::Image<T, 3>::Pointer itkImageView(const ImageGeometry& g,
 template <class T>
 typename itk::Image<T, 3>::Pointer itkImageView(const Volume& v) {
   return itkImageView<T>(v.geometry(), v.sharedVoxels());
+}
+
+// The R, G, B channels of a colour Volume (T: the channel type) as an RGB image, zero-copy.
+template <class T>
+typename itk::Image<itk::RGBPixel<T>, 3>::Pointer itkColourView(const Volume& v) {
+  const auto colour = v.sharedColour();
+  if (!colour || colour->type() != scalarTypeOf<T>()) {
+    throw Error(ErrorKind::Internal, {}, "itkColourView: not a colour image of that type");
+  }
+  using Pixel = itk::RGBPixel<T>;
+  static_assert(sizeof(Pixel) == 3 * sizeof(T));
+  auto grey = itkImageView<T>(v);  // for the grid
+  auto image = itk::Image<Pixel, 3>::New();
+  image->SetRegions(grey->GetLargestPossibleRegion());
+  image->SetSpacing(grey->GetSpacing());
+  image->SetOrigin(grey->GetOrigin());
+  image->SetDirection(grey->GetDirection());
+  image->GetPixelContainer()->SetImportPointer(
+      reinterpret_cast<Pixel*>(const_cast<T*>(colour->as<T>())), colour->count() / 3, false);
+  return image;
 }
 
 }  // namespace delineate::core

@@ -216,6 +216,36 @@ void writeNiftiFile(const Volume& volume, const std::filesystem::path& path, Pro
     voxels = static_cast<const unsigned char*>(series.sharedVoxels()->data());
     bytes = series.sharedVoxels()->bytes();
   }
+  // Colour: RGB24 (three 8-bit channels interleaved, as our buffer holds them); deeper channels
+  // as a vector image (dim[5] = 3, one channel after another, as NIfTI orders them).
+  std::vector<unsigned char> planar;
+  if (volume.hasColour()) {
+    const auto colour = allFrames && volume.info().frames ? volume.info().frames->sharedColour()
+                                                          : volume.sharedColour();
+    if (colour->type() == ScalarType::UInt8) {
+      h.datatype = NIFTI_TYPE_RGB24;
+      h.bitpix = 24;
+      voxels = static_cast<const unsigned char*>(colour->data());
+      bytes = colour->bytes();
+    } else {
+      std::tie(h.datatype, h.bitpix) = niftiType(colour->type());
+      h.dim[0] = 5;
+      h.dim[4] = std::max<short>(h.dim[4], 1);
+      h.dim[5] = 3;
+      h.intent_code = NIFTI_INTENT_VECTOR;
+      const std::size_t size = scalarSize(colour->type());
+      const std::size_t n = colour->count() / 3;
+      planar.resize(colour->bytes());
+      const auto* in = static_cast<const unsigned char*>(colour->data());
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t c = 0; c < 3; ++c) {
+          std::memcpy(planar.data() + (c * n + i) * size, in + (3 * i + c) * size, size);
+        }
+      }
+      voxels = planar.data();
+      bytes = planar.size();
+    }
+  }
   unsigned char header[kVoxOffset] = {};
   std::memcpy(header, &h, sizeof h);  // then four zero bytes: no extensions
   const std::filesystem::path tmp = temporarySiblingPath(path);

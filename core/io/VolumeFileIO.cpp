@@ -278,6 +278,19 @@ void writeTyped(const Volume& v, const fs::path& path, bool compress) {
   }
   writer->Update();
 }
+
+template <class T>
+void writeColour(const Volume& v, const fs::path& path, bool compress) {
+  auto image = itkColourView<T>(v);
+  auto writer = itk::ImageFileWriter<itk::Image<itk::RGBPixel<T>, 3>>::New();
+  writer->SetInput(image);
+  writer->SetFileName(path.string());
+  writer->SetUseCompression(compress);
+  if (compress) {
+    writer->SetCompressionLevel(1);
+  }
+  writer->Update();
+}
 }  // namespace
 
 void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress, bool allFrames) {
@@ -303,14 +316,31 @@ void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress, 
   const bool gz = endsWith(name, ".gz") || (compress && !endsWith(name, ".nii"));
   const fs::path tmp = temporarySiblingPath(path);
   try {
-    dispatchScalar(volume.scalarType(), [&](auto t) { writeTyped<decltype(t)>(volume, tmp, gz); });
+    if (volume.hasColour()) {
+      // R, G, B per voxel (NRRD's RGB-color kind, MetaImage's three channels).
+      switch (volume.sharedColour()->type()) {
+        case ScalarType::UInt8:
+          writeColour<std::uint8_t>(volume, tmp, gz);
+          break;
+        case ScalarType::UInt16:
+          writeColour<std::uint16_t>(volume, tmp, gz);
+          break;
+        default:
+          writeColour<std::uint32_t>(volume, tmp, gz);
+          break;
+      }
+    } else {
+      dispatchScalar(volume.scalarType(),
+                     [&](auto t) { writeTyped<decltype(t)>(volume, tmp, gz); });
+    }
   } catch (const itk::ExceptionObject& e) {
     std::error_code ignored;
     fs::remove(tmp, ignored);
     throw Error(ErrorKind::Io, path.string(), std::string("cannot write: ") + e.GetDescription());
   }
   try {
-    checkWrittenVolume(tmp, volume.voxels().bytes(), path);
+    checkWrittenVolume(
+        tmp, volume.hasColour() ? volume.sharedColour()->bytes() : volume.voxels().bytes(), path);
   } catch (const Error&) {
     std::error_code ignored;
     fs::remove(tmp, ignored);

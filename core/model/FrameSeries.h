@@ -30,7 +30,8 @@ class FrameSeries : public std::enable_shared_from_this<FrameSeries> {
   static std::shared_ptr<const FrameSeries> make(ImageGeometry grid,
                                                  std::shared_ptr<VoxelBuffer> voxels,
                                                  std::size_t frames, FrameAxis axis,
-                                                 VolumeInfo info);
+                                                 VolumeInfo info,
+                                                 std::shared_ptr<VoxelBuffer> colour = nullptr);
 
   std::size_t count() const { return frames_; }
   const FrameAxis& axis() const { return axis_; }
@@ -38,6 +39,8 @@ class FrameSeries : public std::enable_shared_from_this<FrameSeries> {
   ScalarType scalarType() const { return voxels_->type(); }
   // The whole 4-D buffer (frames one after another), for writers.
   std::shared_ptr<const VoxelBuffer> sharedVoxels() const { return voxels_; }
+  // Colour frames (a colour cine loop): R, G, B of every voxel of every frame; null for grey.
+  std::shared_ptr<const VoxelBuffer> sharedColour() const { return colour_; }
 
   // Frame k (0-based) as a Volume sharing this series' buffer; its info().frames is this series
   // and info().frameIndex is k. The same Volume is returned while anyone holds it.
@@ -47,13 +50,14 @@ class FrameSeries : public std::enable_shared_from_this<FrameSeries> {
 
  private:
   FrameSeries(ImageGeometry grid, std::shared_ptr<VoxelBuffer> voxels, std::size_t frames,
-              FrameAxis axis, VolumeInfo info);
+              FrameAxis axis, VolumeInfo info, std::shared_ptr<VoxelBuffer> colour);
 
   ImageGeometry grid_;
   std::shared_ptr<VoxelBuffer> voxels_;
   std::size_t frames_;
   FrameAxis axis_;
   VolumeInfo info_;
+  std::shared_ptr<VoxelBuffer> colour_;
   mutable std::mutex mutex_;
   mutable std::vector<std::weak_ptr<const Volume>> cache_;
 };

@@ -18,6 +18,32 @@ Volume::Volume(ImageGeometry geometry, std::shared_ptr<VoxelBuffer> voxels, Volu
   }
 }
 
+Volume::Volume(ImageGeometry geometry, std::shared_ptr<VoxelBuffer> voxels, VolumeInfo info,
+               std::shared_ptr<VoxelBuffer> colour)
+    : Volume(std::move(geometry), std::move(voxels), std::move(info)) {
+  colour_ = std::move(colour);
+  if (colour_ &&
+      (colour_->count() / 3 != geometry_.voxelCount() || colour_->count() % 3 != 0 ||
+       colour_->type() == ScalarType::Float32 || colour_->type() == ScalarType::Float64)) {
+    throw Error(ErrorKind::InvalidInput, info_.sourcePath,
+                "colour buffer does not match the image size");
+  }
+}
+
+std::array<double, 3> Volume::colourAt(std::size_t i, std::size_t j, std::size_t k) const {
+  if (!colour_) {
+    const double v = valueAt(i, j, k);
+    return {v, v, v};
+  }
+  const std::size_t n = 3 * linearIndex(i, j, k);
+  return dispatchScalar(colour_->type(), [&](auto t) {
+    using T = decltype(t);
+    const T* p = colour_->as<T>() + n;
+    return std::array<double, 3>{static_cast<double>(p[0]), static_cast<double>(p[1]),
+                                 static_cast<double>(p[2])};
+  });
+}
+
 double Volume::valueAt(std::size_t i, std::size_t j, std::size_t k) const {
   const std::size_t n = linearIndex(i, j, k);
   return dispatchScalar(scalarType(), [&](auto t) {

@@ -19,6 +19,7 @@
 #include "core/sample/SampleCase.h"
 #include "core/sample/SampleRandom.h"
 #include "core/sample/SampleReports.h"
+#include "core/sample/UltrasoundCineSample.h"
 
 namespace delineate::core::sample {
 
@@ -26,7 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kStampName = ".delineate-sample-v2";
+constexpr const char* kStampName = ".delineate-sample-v3";
 
 void writeVolumetricCase(const SampleCase& c, const fs::path& dir, ProgressSink& progress) {
   fs::create_directories(dir / "dicom");
@@ -143,8 +144,10 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
     SubProgress p(progress, 0.9, 0.95);
     writeMammoStudy(outDir / "mammo" / "screening-2024", seed, true, false, p);
   }
+  progress.report(0.95, "Ultrasound cine");
+  writeUltrasoundCine(outDir / "ultrasound" / "carotid-cine.dcm", seed);
   {
-    SubProgress p(progress, 0.95, 1.0);
+    SubProgress p(progress, 0.96, 1.0);
     const fs::path study = outDir / "mammo" / "screening-2026";
     report::writeMammographyReport(
         draftSampleMammographyReport(study / "dicom", study / "ai-findings.json", p),
@@ -158,6 +161,7 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
       << "             marker lies on the patient's LEFT\n"
       << "mammo/       4-view screening mammography (current, MONOCHROME1 copy, prior);\n"
       << "             screening-2026/ai-findings.json: the demonstration detector's findings\n"
+      << "ultrasound/  a colour Doppler cine loop (RGB, 25 frames a second) to play\n"
       << "reports/     an AI-drafted mammography report (DEMONSTRATION, not a diagnosis) and\n"
       << "             the brain MR's measurement report, to open, edit, sign and export\n";
   std::ofstream(outDir / kStampName) << seed << "\n";

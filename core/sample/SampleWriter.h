@@ -17,6 +17,7 @@ constexpr std::uint64_t kDefaultSeed = 20261121;
 //   mammo/screening-2026-monochrome1/dicom/*.dcm   (same images stored as MONOCHROME1)
 //   mammo/screening-2024/...                        (the prior exam of the same patient)
 //   mammo/screening-2026/ai-findings.json           (the demonstration detector's findings)
+//   ultrasound/carotid-cine.dcm                     (colour Doppler cine, UltrasoundCineSample.h)
 //   reports/screening-2026-mammography.json         (AI-drafted BI-RADS report, SampleReports.h)
 //   reports/brain-mr-measurements.json              (measurement report of the brain MR)
 // Deterministic: the same seed gives the same voxels and UIDs.

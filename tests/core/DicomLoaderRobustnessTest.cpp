@@ -10,6 +10,8 @@
 #include <dcmtk/dcmdata/dcpxitem.h>
 #include <dcmtk/dcmdata/dcuid.h>
 
+#include <array>
+#include <cmath>
 #include <fstream>
 #include <random>
 
@@ -231,7 +233,39 @@ TEST(DicomLoaderRobustness, UnsupportedTransferSyntaxIsNamed) {
   EXPECT_NE(std::string(e.what()).find("MPEG2"), std::string::npos) << e.what();
 }
 
-TEST(DicomLoaderRobustness, ColourImagesAreRefused) {
+TEST(DicomLoaderRobustness, ColourImagesThatCannotBeShownRightAreRefusedNamingTheFile) {
+  TempDir dir;
+  // photometric, samples per pixel, the kind of error, what the message names
+  struct Case {
+    const char* photometric;
+    Uint16 samples;
+    ErrorKind kind;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"HSV", 3, ErrorKind::Unsupported, "HSV"},                 // retired, not read
+      {"RGB", 1, ErrorKind::InvalidInput, "does not fit"},       // one sample cannot be RGB
+      {"PALETTE COLOR", 1, ErrorKind::InvalidInput, "Palette"},  // no tables
+  };
+  for (const Case& c : cases) {
+    const fs::path file = dir / (std::string(c.photometric).substr(0, 3) + ".dcm");
+    DcmFileFormat ff;
+    fillHeader(ff.getDataset(), 4, 4);
+    ff.getDataset()->putAndInsertUint16(DCM_SamplesPerPixel, c.samples);
+    ff.getDataset()->putAndInsertString(DCM_PhotometricInterpretation, c.photometric);
+    ff.getDataset()->putAndInsertUint16(DCM_BitsAllocated, 8);
+    ff.getDataset()->putAndInsertUint16(DCM_BitsStored, 8);
+    ff.getDataset()->putAndInsertUint16(DCM_HighBit, 7);
+    std::vector<Uint8> pixels(4 * 4 * c.samples, 9);
+    ff.getDataset()->putAndInsertUint8Array(DCM_PixelData, pixels.data(), pixels.size());
+    ASSERT_TRUE(ff.saveFile(file.c_str(), EXS_LittleEndianExplicit).good());
+    const Error e = expectErrorNaming([&] { load(seriesOf({file})); }, file.string());
+    EXPECT_EQ(e.kind(), c.kind) << c.photometric;
+    EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+  }
+}
+
+TEST(DicomLoaderRobustness, RgbImagesOpenInColourWithTheirLuminanceAsVoxels) {
   TempDir dir;
   const fs::path file = dir / "rgb.dcm";
   DcmFileFormat ff;
@@ -241,11 +275,20 @@ TEST(DicomLoaderRobustness, ColourImagesAreRefused) {
   ff.getDataset()->putAndInsertUint16(DCM_BitsAllocated, 8);
   ff.getDataset()->putAndInsertUint16(DCM_BitsStored, 8);
   ff.getDataset()->putAndInsertUint16(DCM_HighBit, 7);
-  std::vector<Uint8> rgb(4 * 4 * 3, 9);
+  std::vector<Uint8> rgb(4 * 4 * 3);
+  for (std::size_t p = 0; p < 16; ++p) {
+    rgb[3 * p] = 200;  // red
+    rgb[3 * p + 1] = static_cast<Uint8>(10 * p);
+    rgb[3 * p + 2] = 0;
+  }
   ff.getDataset()->putAndInsertUint8Array(DCM_PixelData, rgb.data(), rgb.size());
   ASSERT_TRUE(ff.saveFile(file.c_str(), EXS_LittleEndianExplicit).good());
-  const Error e = expectErrorNaming([&] { load(seriesOf({file})); }, file.string());
-  EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+  const VolumePtr v = load(seriesOf({file}));
+  ASSERT_TRUE(v->hasColour());
+  EXPECT_EQ(v->colourAt(3, 1, 0), (std::array<double, 3>{200, 70, 0}));
+  EXPECT_EQ(v->valueAt(3, 1, 0), std::floor(0.299 * 200 + 0.587 * 70 + 0.5));
+  ASSERT_FALSE(v->info().windows.empty());
+  EXPECT_EQ(v->info().windows.front().width, 255);  // shown as stored
 }
 
 TEST(DicomLoaderRobustness, CancelStopsTheLoad) {

@@ -135,9 +135,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"pydicom", "rtdose-u32-le"}, Case{"pydicom", "rtdose-u32-be-dcmtk"},
                       Case{"pydicom", "rtdose-u32-be-pydicom"}, Case{"pydicom", "ct-s16-be"},
                       Case{"pydicom", "ct-rescale-un"}, Case{"pydicom", "modality-lut-sequence"},
-                      Case{"nibabel", "float32-nan"}, Case{"nibabel", "int16-big-endian"},
-                      Case{"nibabel", "uint8-scaled"}, Case{"nibabel", "nifti1-int16-oblique"},
-                      Case{"nibabel", "nifti2-int16"}),
+                      Case{"pydicom", "parametric-map-float"},
+                      Case{"pydicom", "parametric-map-double"}, Case{"nibabel", "float32-nan"},
+                      Case{"nibabel", "int16-big-endian"}, Case{"nibabel", "uint8-scaled"},
+                      Case{"nibabel", "nifti1-int16-oblique"}, Case{"nibabel", "nifti2-int16"}),
     [](const auto& info) {
       std::string name = std::string(info.param.producer) + "_" + info.param.name;
       for (char& c : name) {

@@ -1,8 +1,8 @@
 // Writes seed inputs for the fuzzers, all made in code: small DICOM files in every transfer
-// syntax (single- and multi-frame content), NIfTI files, MONAI Label server answers (two
-// selector bytes + body, see MonaiResponseFuzzer; among them a mammography findings file and a
-// detection model's result) and mammography report SRs (a signed report with an addendum, an AI
-// draft). Usage: make_fuzz_seeds <folder>
+// syntax (single- and multi-frame content) and colour models (ColourFuzzSeeds.h), NIfTI files,
+// MONAI Label server answers (two selector bytes + body, see MonaiResponseFuzzer; among them a
+// mammography findings file and a detection model's result) and mammography report SRs (a signed
+// report with an addendum, an AI draft). Usage: make_fuzz_seeds <folder>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "ColourFuzzSeeds.h"
 #include "core/Error.h"
 #include "core/ai/Multipart.h"
 #include "core/io/DicomSeriesWriter.h"
@@ -223,6 +224,7 @@ int main(int argc, char** argv) {
     jpeg.syntax = DicomTransferSyntax::JpegBaseline;
     jpeg.filePrefix = "jpeg_";
     writeDicomSeries(eight, root / "dicom", jpeg, progress);
+    delineate::fuzz::writeColourSeeds(root / "dicom");
 
     fs::create_directories(root / "nifti");
     writeVolumeFile(ct, root / "nifti" / "ct.nii");

@@ -150,6 +150,23 @@ def dce_series(out):
     return ref
 
 
+def parametric_map(double=False):
+    """Float (OF) or Double Float (OD) Pixel Data, as Parametric Maps store ADC or T1 values:
+    3 frames of an enhanced-style multi-frame object with NaN where the fit failed."""
+    frames = 3
+    ds = base("MR", "1.2.840.10008.5.1.4.1.1.30", frames)
+    ds.GridFrameOffsetVector = [0, 2.5, 5]
+    ds.FrameIncrementPointer = 0x3004000C
+    values = np.linspace(-1.5e-3, 3.2e-3, frames * ROWS * COLS).reshape(frames, ROWS, COLS)
+    values[1, 2, 3] = np.nan
+    ds.BitsAllocated = 64 if double else 32
+    if double:
+        ds.DoubleFloatPixelData = values.astype("<f8").tobytes()
+    else:
+        ds.FloatPixelData = values.astype("<f4").tobytes()
+    return ds
+
+
 def write(ds, path):
     ds.save_as(path, write_like_original=False)
 
@@ -179,6 +196,8 @@ CASES = {
     "ct-s16-be": (ct_signed, True),
     "ct-rescale-un": (ct_rescale_un, False),
     "modality-lut-sequence": (modality_lut, False),
+    "parametric-map-float": (parametric_map, False),
+    "parametric-map-double": (lambda: parametric_map(True), False),
 }
 
 
@@ -186,7 +205,9 @@ def reference(path, producer_path):
     """pydicom's decoding of producer_path (the producer's own reading of what it wrote)."""
     ds = pydicom.dcmread(producer_path)
     arr = ds.pixel_array.astype(np.float64)
-    if ds.Modality == "RTDOSE" and "DoseGridScaling" in ds:
+    if "FloatPixelData" in ds or "DoubleFloatPixelData" in ds:
+        pass  # no rescale for float pixel data
+    elif ds.Modality == "RTDOSE" and "DoseGridScaling" in ds:
         arr = arr * float(ds.DoseGridScaling)
     else:
         arr = apply_modality_lut(ds.pixel_array, ds).astype(np.float64)
