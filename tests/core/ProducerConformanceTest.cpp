@@ -1,6 +1,7 @@
 // Files that other producers wrote: DICOM by pydicom (and DCMTK's dcmconv for the big-endian
-// copies), NIfTI by nibabel. Each is read by Delineate and compared voxel by voxel with the
-// producer's own reading (tests/producers/*.py). docs/reading.md's conformance table lists them.
+// copies, GDCM's gdcmconv for the JPEG 2000 ones), NIfTI by nibabel. Each is read by Delineate and
+// compared voxel by voxel with the producer's own reading (tests/producers/*.py). docs/reading.md's
+// conformance table lists them.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -136,7 +137,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"pydicom", "rtdose-u32-be-pydicom"}, Case{"pydicom", "ct-s16-be"},
                       Case{"pydicom", "ct-rescale-un"}, Case{"pydicom", "modality-lut-sequence"},
                       Case{"pydicom", "parametric-map-float"},
-                      Case{"pydicom", "parametric-map-double"}, Case{"nibabel", "float32-nan"},
+                      Case{"pydicom", "parametric-map-double"}, Case{"pydicom", "ct-s16-j2k-gdcm"},
+                      Case{"pydicom", "ct-rescale-un-j2k-gdcm"},
+                      Case{"pydicom", "dx-10bit-j2k-gdcm"}, Case{"nibabel", "float32-nan"},
                       Case{"nibabel", "int16-big-endian"}, Case{"nibabel", "uint8-scaled"},
                       Case{"nibabel", "nifti1-int16-oblique"}, Case{"nibabel", "nifti2-int16"}),
     [](const auto& info) {

@@ -167,6 +167,15 @@ def parametric_map(double=False):
     return ds
 
 
+def dx_10bit():
+    """A 10-bit radiograph: Bits Stored 10 in 16 allocated, as DX detectors write."""
+    ds = base("DX", "1.2.840.10008.5.1.4.1.1.1.1")
+    pixels(ds, ramp(1, 0, 1023, np.uint16), 16, False)
+    ds.BitsStored = 10
+    ds.HighBit = 9
+    return ds
+
+
 def write(ds, path):
     ds.save_as(path, write_like_original=False)
 
@@ -188,7 +197,8 @@ def to_big_endian(path):
 
 
 CASES = {
-    # name: (dataset builder, convert to Explicit VR Big Endian with dcmconv)
+    # name: (dataset builder, convert to Explicit VR Big Endian with dcmconv); the "-j2k-gdcm"
+    # cases are then compressed by GDCM's gdcmconv --j2k and decoded by gdcmconv --raw
     "rtdose-u32-le": (rt_dose, False),
     # DCMTK swaps 32-bit Pixel Data (VR OW) as 16-bit words, pydicom as 32-bit words: both exist.
     "rtdose-u32-be-dcmtk": (rt_dose, True),
@@ -197,6 +207,9 @@ CASES = {
     "ct-rescale-un": (ct_rescale_un, False),
     "modality-lut-sequence": (modality_lut, False),
     "parametric-map-float": (parametric_map, False),
+    "ct-s16-j2k-gdcm": (ct_signed, False),
+    "ct-rescale-un-j2k-gdcm": (ct_rescale_un, False),
+    "dx-10bit-j2k-gdcm": (dx_10bit, False),
     "parametric-map-double": (lambda: parametric_map(True), False),
 }
 
@@ -229,12 +242,23 @@ def main():
             f.write("series\n")
         return
     build, big_endian = CASES[case]
+    if case.endswith("-j2k-gdcm"):
+        global ROWS, COLS
+        ROWS, COLS = 48, 40  # gdcmconv --j2k crashes on images a few pixels wide
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "image.dcm")
     write(build(), path)
     producer_path = path
-    if case == "ct-rescale-un":
+    if case.startswith("ct-rescale-un"):
         rewrite_as_un(path, [(0x0028, 0x1052), (0x0028, 0x1053)])
+    if case.endswith("-j2k-gdcm"):
+        # GDCM's JPEG 2000 of the file, and GDCM's own decoding of it as the reference.
+        plain = path + ".plain"
+        os.replace(path, plain)
+        subprocess.run(["gdcmconv", "--j2k", plain, path], check=True)
+        os.remove(plain)
+        producer_path = os.path.join(out, "gdcm-decoded.dcm")
+        subprocess.run(["gdcmconv", "--raw", path, producer_path], check=True)
     if big_endian:
         # DCMTK's own reading of what dcmconv wrote: converted back to little endian by dcmconv.
         to_big_endian(path)
