@@ -1,6 +1,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "CliProgress.h"
 #include "Commands.h"
@@ -18,18 +21,20 @@ using nlohmann::json;
 
 namespace {
 
-json describeVolume(const core::Volume& v) {
-  const auto& g = v.geometry();
-  const auto& info = v.info();
-  const auto [lo, hi] = v.valueRange();
-  json frames = nullptr;
-  if (info.frames) {
-    const core::FrameAxis& axis = info.frames->axis();
-    frames = json{{"count", info.frames->count()},
-                  {"dimension", axis.name},
-                  {"unit", axis.unit},
-                  {"values", axis.values}};
+json describeFrames(std::size_t count, const core::FrameAxis& axis) {
+  if (count < 2) {
+    return nullptr;
   }
+  return json{
+      {"count", count}, {"dimension", axis.name}, {"unit", axis.unit}, {"values", axis.values}};
+}
+
+json typeName(std::optional<core::ScalarType> type) {
+  return type ? json(std::string(core::toString(*type))) : json(nullptr);
+}
+
+// The fields both descriptions share: identity and grid.
+json describeImage(const core::VolumeInfo& info, const core::ImageGeometry& g) {
   return json{{"modality", info.modality},
               {"patientName", info.patientName},
               {"patientId", info.patientId},
@@ -40,29 +45,67 @@ json describeVolume(const core::Volume& v) {
               {"seriesNumber", info.seriesNumber},
               {"seriesDescription", info.seriesDescription},
               {"dimensions", {g.size[0], g.size[1], g.size[2]}},
-              {"frames", frames},
-              {"scalarType", std::string(core::toString(v.scalarType()))},
-              // Colour images: the channels' type (the scalar type is their luminance's).
-              {"colour", v.hasColour() ? json(std::string(core::toString(v.sharedColour()->type())))
-                                       : json(nullptr)},
               {"spacing", g.spacing},
               {"origin", g.origin},
               {"direction", g.direction},
               {"orientation", g.orientationCode()},
               {"transferSyntax", info.transferSyntax},
               {"photometric", info.photometric},
-              {"valueRange", {lo, hi}},
               {"warnings", info.warnings}};
+}
+
+// A loaded image: its voxel type and value range are known.
+json describeVolume(const core::Volume& v) {
+  json out = describeImage(v.info(), v.geometry());
+  const auto [lo, hi] = v.valueRange();
+  const auto& frames = v.info().frames;
+  out["frames"] = frames ? describeFrames(frames->count(), frames->axis()) : json(nullptr);
+  out["scalarType"] = typeName(v.scalarType());
+  // Colour images: the channels' type (the scalar type is their luminance's).
+  out["colour"] = typeName(v.hasColour() ? std::optional(v.sharedColour()->type()) : std::nullopt);
+  out["valueRange"] = {lo, hi};
+  out["voxelsRead"] = true;
+  return out;
+}
+
+// A DICOM series from its headers alone: no value range; the voxel type, or the types the
+// voxel values choose between on loading.
+json describeSummary(const core::DicomSeriesSummary& s) {
+  json out = describeImage(s.info, s.geometry);
+  out["frames"] = describeFrames(s.frameCount, s.frameAxis);
+  out["scalarType"] = typeName(s.scalarType);
+  if (!s.scalarType) {
+    json candidates = json::array();
+    for (core::ScalarType t : s.scalarTypeCandidates) {
+      candidates.push_back(std::string(core::toString(t)));
+    }
+    out["scalarTypeCandidates"] = candidates;
+  }
+  out["colour"] = typeName(s.colourType);
+  out["valueRange"] = nullptr;
+  out["voxelsRead"] = false;
+  return out;
 }
 
 }  // namespace
 
 int runInfo(const Args& args) {
-  if (args.size() != 1) {
-    std::fprintf(stderr, "usage: delineate-cli info PATH\n");
+  // --voxels: decode every series (value ranges, the final voxel type); by default a folder is
+  // listed from its headers alone.
+  bool voxels = false;
+  std::vector<std::string> positional;
+  for (const std::string& a : args) {
+    if (a == "--voxels") {
+      voxels = true;
+    } else {
+      positional.push_back(a);
+    }
+  }
+  if (positional.size() != 1) {
+    std::fprintf(stderr, "usage: delineate-cli info [--voxels] PATH\n");
     return 2;
   }
-  const fs::path path = args[0];
+  const fs::path path = positional[0];
   CliProgress progress;
   json out{{"path", path.string()}, {"series", json::array()}};
   std::error_code ec;
@@ -82,7 +125,8 @@ int runInfo(const Args& args) {
       json entry;
       try {
         core::NullProgress quiet;
-        entry = describeVolume(*core::loadDicomSeries(*s, quiet));
+        entry = voxels ? describeVolume(*core::loadDicomSeries(*s, quiet))
+                       : describeSummary(core::summarizeDicomSeries(*s, quiet));
       } catch (const core::Error& e) {
         entry = {{"seriesInstanceUid", s->seriesInstanceUid},
                  {"modality", s->modality},

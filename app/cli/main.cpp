@@ -20,7 +20,8 @@ void usage(std::FILE* out) {
       out,
       "usage: delineate-cli COMMAND [ARGS]\n"
       "  sample OUTDIR [--seed N]   write the synthetic sample studies (DICOM + NIfTI)\n"
-      "  info PATH                  print every series under PATH as JSON\n"
+      "  info [--voxels] PATH       print every series under PATH as JSON (headers only;\n"
+      "                             --voxels decodes them: value ranges, final voxel type)\n"
       "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
       "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
       "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
