@@ -372,10 +372,17 @@ void SliceScene::setVolume(const core::VolumePtr& volume) {
   } else {
     image_->GetProperty()->SetLookupTable(nullptr);
   }
+  for (auto& letter : letters_) {
+    letter->SetVisibility(volume_->info().orientationKnown);
+  }
   updateResliceGrid();
   image_->VisibilityOn();
   horizontal_->VisibilityOn();
   vertical_->VisibilityOn();
+}
+
+bool SliceScene::orientationLettersShown() const {
+  return letters_[0]->GetVisibility() != 0;
 }
 
 void SliceScene::updateResliceGrid() {

@@ -52,6 +52,8 @@ class SliceScene {
   void setViewport(const SliceViewport& viewport);
   void setCrosshairVisible(bool visible);
   void setCornerText(const std::string& topLeft, const std::string& bottomLeft);
+  // Whether the L/R/A/P/S/I letters show: only when the image says how the patient lies.
+  bool orientationLettersShown() const;
   // The scale bar's length in mm (for tests and the status line).
   double scaleBarMm() const { return scaleBarMm_; }
   const SliceGrid& grid() const { return grid_; }

@@ -279,6 +279,10 @@ PointerInfo SliceView::probe(const QPointF& position) const {
   return info;
 }
 
+bool SliceView::showsOrientationLetters() const {
+  return scene_->orientationLettersShown();
+}
+
 bool SliceView::hasRenderedVolume() const {
   return state_->volume() && volumeFrame_ >= 0 && canvas_->renderedFrames() > volumeFrame_;
 }

@@ -65,6 +65,8 @@ class SliceView : public QWidget {
 
   // True once a frame showing the current volume was rendered.
   bool hasRenderedVolume() const;
+  // The L/R/A/P/S/I letters show (not for images that do not say how the patient lies).
+  bool showsOrientationLetters() const;
   // True once a frame showing the latest label change was rendered.
   bool hasRenderedLabels() const;
 

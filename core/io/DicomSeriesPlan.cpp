@@ -357,6 +357,7 @@ VolumeInfo dicomSeriesInfo(const DicomSeriesPlan& plan, const DicomSeries& serie
     warnings.push_back("and " + std::to_string(headerWarnings - 5) + " more header warning(s)");
   }
   info.warnings = std::move(warnings);
+  info.orientationKnown = layout.orientationKnown;
   info.windows = first.windows;
   if (plan.colour) {
     // Colour is shown as stored; a window then applies to each channel alike.

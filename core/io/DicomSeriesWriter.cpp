@@ -287,7 +287,14 @@ std::vector<fs::path> writeDicomSeries(const Volume& volume, const fs::path& fol
     DcmDataset* ds = ff.getDataset();
     DicomWriteContext local = ctx;
     local.where = file;
-    fillDicomDataset(*ds, local, k, derivedDicomUid(ctx.seriesInstanceUid, std::to_string(k + 1)));
+    fillDicomDataset(
+        *ds, local, k,
+        derivedDicomUid(ctx.seriesInstanceUid, options.instanceKey + std::to_string(k + 1)));
+    if (options.firstInstanceNumber != 1) {
+      checkDicom(ds->putAndInsertString(DCM_InstanceNumber,
+                                        std::to_string(options.firstInstanceNumber + k).c_str()),
+                 file, "setting the instance number");
+    }
     applyDicomAttributeOverrides(*ds, options.attributes, file);
     if (storage.bits == 8) {
       const auto samples = sliceSamples<Uint8>(volume, k, storage);

@@ -33,6 +33,11 @@ struct DicomWriteOptions {
   // Bits Stored in each 16-bit word (e.g. 12 for mammography); 0 keeps the full word. Every
   // voxel must fit, else Error(InvalidInput).
   unsigned bitsStored = 0;
+  // Several calls writing one series (the time points of a 4-D series): each call's files get
+  // SOP Instance UIDs derived from the series UID, `instanceKey` and the slice, and Instance
+  // Numbers from `firstInstanceNumber` on.
+  std::string instanceKey;
+  std::size_t firstInstanceNumber = 1;
 };
 
 // Patient, study and series identity come from volume.info(); missing UIDs are generated.

@@ -167,8 +167,11 @@ DicomStackLayout layoutDicomSlices(const std::vector<DicomSlicePlacement>& frame
         throw Error(ErrorKind::InvalidInput, f.file, s.str());
       }
     }
-  } else if (frames.size() > 1) {
-    out.warnings.push_back("no ImageOrientationPatient: assumed axial slices");
+  } else {
+    out.orientationKnown = false;
+    if (frames.size() > 1) {
+      out.warnings.push_back("no ImageOrientationPatient: assumed axial slices");
+    }
   }
   const Vec3 row{o[0], o[1], o[2]};
   const Vec3 col{o[3], o[4], o[5]};

@@ -29,6 +29,9 @@ struct DicomStackLayout {
   // Gantry tilt: slice k of the files lies k * shearPerSlice (mm, in the slice plane) away from
   // where `geometry` puts it; unshearDicomSlices() moves the pixels there. Zero when untilted.
   Vec3 shearPerSlice{0, 0, 0};
+  // False when no file gave an ImageOrientationPatient (ultrasound, scanned film): the grid is
+  // then laid out as axial, but which way the patient lies is not known.
+  bool orientationKnown = true;
 };
 
 // True when two ImageOrientationPatient values describe the same plane orientation.

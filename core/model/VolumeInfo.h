@@ -58,6 +58,9 @@ struct VolumeInfo {
   std::string viewCode;               // View Code Sequence code value when View Position is empty
   std::string spacingSource;          // how the in-plane spacing was found (DX/MG), for rulers
   std::vector<std::string> warnings;  // geometry or decoding caveats a reader should see
+  // False when the file does not say how the patient lies (DICOM without Image Orientation:
+  // ultrasound, secondary captures): views then show no L/R/A/P/S/I letters.
+  bool orientationKnown = true;
   // A frame of a 4-D image: the series it belongs to and which frame it is; null for 3-D images.
   std::shared_ptr<const FrameSeries> frames;
   std::size_t frameIndex = 0;

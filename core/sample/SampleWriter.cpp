@@ -16,6 +16,7 @@
 #include "core/io/VolumeFileIO.h"
 #include "core/report/MammographyReportJson.h"
 #include "core/report/MeasurementReportJson.h"
+#include "core/sample/DceMrSample.h"
 #include "core/sample/SampleCase.h"
 #include "core/sample/SampleRandom.h"
 #include "core/sample/SampleReports.h"
@@ -144,8 +145,9 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
     SubProgress p(progress, 0.9, 0.95);
     writeMammoStudy(outDir / "mammo" / "screening-2024", seed, true, false, p);
   }
-  progress.report(0.95, "Ultrasound cine");
+  progress.report(0.95, "Ultrasound cine and DCE MR");
   writeUltrasoundCine(outDir / "ultrasound" / "carotid-cine.dcm", seed);
+  writeDceMrSeries(outDir / "dce-mr" / "dicom", seed);
   {
     SubProgress p(progress, 0.96, 1.0);
     const fs::path study = outDir / "mammo" / "screening-2026";
@@ -162,6 +164,8 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
       << "mammo/       4-view screening mammography (current, MONOCHROME1 copy, prior);\n"
       << "             screening-2026/ai-findings.json: the demonstration detector's findings\n"
       << "ultrasound/  a colour Doppler cine loop (RGB, 25 frames a second) to play\n"
+      << "dce-mr/      a 4-D dynamic contrast breast MR (8 time points): play it, plot the\n"
+      << "             lesion's wash-in and wash-out in the frame curve\n"
       << "reports/     an AI-drafted mammography report (DEMONSTRATION, not a diagnosis) and\n"
       << "             the brain MR's measurement report, to open, edit, sign and export\n";
   std::ofstream(outDir / kStampName) << seed << "\n";

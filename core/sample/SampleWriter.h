@@ -18,6 +18,7 @@ constexpr std::uint64_t kDefaultSeed = 20261121;
 //   mammo/screening-2024/...                        (the prior exam of the same patient)
 //   mammo/screening-2026/ai-findings.json           (the demonstration detector's findings)
 //   ultrasound/carotid-cine.dcm                     (colour Doppler cine, UltrasoundCineSample.h)
+//   dce-mr/dicom/*.dcm                              (4-D DCE breast MR, DceMrSample.h)
 //   reports/screening-2026-mammography.json         (AI-drafted BI-RADS report, SampleReports.h)
 //   reports/brain-mr-measurements.json              (measurement report of the brain MR)
 // Deterministic: the same seed gives the same voxels and UIDs.

@@ -74,6 +74,9 @@ TEST(ColourImageViewTest, ShowsAnUltrasoundCineInColourAndPlaysItAtItsFrameRate)
 
   viewers::SliceView* axial = w.views()->sliceView(0);
   ASSERT_TRUE(waitUntil([&] { return axial->hasRenderedVolume(); }, 20000));
+  // An ultrasound image does not say how the patient lies: no L/R/A/P letters.
+  EXPECT_FALSE(w.volume()->info().orientationKnown);
+  EXPECT_FALSE(axial->showsOrientationLetters());
   const ColourCount first = countColours(delineate::test::grabCanvas(axial->canvas()));
   EXPECT_GT(first.red, 50) << "frame 1: the wall moves towards the probe, the flow is red";
   EXPECT_LT(first.blue, first.red / 10);

@@ -70,6 +70,7 @@ TEST(FrameBarTest, StepsAFourDimensionalImageKeepingViewsAndLabelMaps) {
   EXPECT_DOUBLE_EQ(bar->framesPerSecond(), 1 / 1.5);
 
   viewers::SliceView* axial = w.views()->sliceView(0);
+  EXPECT_TRUE(axial->showsOrientationLetters()) << "a NIfTI image says how the patient lies";
   const QPointF centre(axial->canvas()->width() / 2.0, axial->canvas()->height() / 2.0);
   const double before = axial->probe(centre).value;
   auto labels = w.editing()->session()->newLabelMap();

@@ -1,9 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <map>
 
+#include "TempDir.h"
+#include "core/io/PathLoader.h"
+#include "core/model/FrameSeries.h"
+#include "core/sample/DceMrSample.h"
 #include "core/sample/SampleCase.h"
 #include "core/sample/SampleRandom.h"
 
@@ -157,4 +163,31 @@ TEST(SampleData, UidsAreValidDicomUids) {
   EXPECT_LE(uid.size(), 64u);
   EXPECT_EQ(uid.find_first_not_of("0123456789.", 0), std::string::npos);
   EXPECT_NE(uid[5], '0');
+}
+
+TEST(SampleData, DceMrIsFourDimensionalWithALesionThatWashesOut) {
+  delineate::test::TempDir dir;
+  writeDceMrSeries(dir.path(), 3);
+  NullProgress progress;
+  const OpenedPath opened = openPath(dir.path(), progress);
+  ASSERT_TRUE(opened.volume);
+  const auto& series = opened.volume->info().frames;
+  ASSERT_TRUE(series) << "the time points form a 4-D image";
+  ASSERT_EQ(series->count(), static_cast<std::size_t>(kDceTimePoints));
+  EXPECT_EQ(opened.volume->geometry().size[2], 16u);
+  // The lesion's centre (world -20, -15, 2 mm): enhancement peaks early and then falls; the
+  // gland beside it keeps rising slowly.
+  const auto& g = opened.volume->geometry();
+  auto voxelAt = [&](const Vec3& world) {
+    const Vec3 q = g.worldToIndex(world);
+    return std::array<std::size_t, 3>{static_cast<std::size_t>(std::lround(q[0])),
+                                      static_cast<std::size_t>(std::lround(q[1])),
+                                      static_cast<std::size_t>(std::lround(q[2]))};
+  };
+  const auto lesion = voxelAt({-20, -15, 2});
+  const std::vector<double> curve = series->valuesAt(lesion[0], lesion[1], lesion[2]);
+  const auto peak = std::max_element(curve.begin(), curve.end()) - curve.begin();
+  EXPECT_GT(curve[static_cast<std::size_t>(peak)], 1.8 * curve[0]) << "strong enhancement";
+  EXPECT_LT(peak, static_cast<long>(curve.size()) - 2) << "the peak comes early";
+  EXPECT_LT(curve.back(), curve[static_cast<std::size_t>(peak)] - 20) << "then it washes out";
 }
