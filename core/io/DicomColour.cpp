@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "core/Error.h"
+#include "core/model/ColourLuminance.h"
 
 namespace delineate::core {
 
@@ -84,7 +85,7 @@ void convertFrame(const unsigned char* in, const DicomColourFrame& f, C* rgb, C*
     rgb[3 * p] = static_cast<C>(r);
     rgb[3 * p + 1] = static_cast<C>(g);
     rgb[3 * p + 2] = static_cast<C>(b);
-    lum[p] = static_cast<C>(std::floor(0.299 * r + 0.587 * g + 0.114 * b + 0.5));
+    lum[p] = static_cast<C>(colourLuminance(r, g, b));
   }
 }
 

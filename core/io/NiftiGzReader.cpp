@@ -9,53 +9,19 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "core/Error.h"
+#include "core/io/NiftiFastPath.h"
 
 namespace delineate::core {
-
-namespace {
-
-constexpr std::size_t kNifti1HeaderSize = 348;
-
-// NIfTI-1 datatype codes of the scalar types we keep natively.
-int niftiDatatype(ScalarType t) {
-  switch (t) {
-    case ScalarType::UInt8:
-      return 2;
-    case ScalarType::Int16:
-      return 4;
-    case ScalarType::Int32:
-      return 8;
-    case ScalarType::Float32:
-      return 16;
-    case ScalarType::Float64:
-      return 64;
-    case ScalarType::Int8:
-      return 256;
-    case ScalarType::UInt16:
-      return 512;
-    case ScalarType::UInt32:
-      return 768;
-  }
-  return -1;
-}
-
-template <class T>
-T readField(const unsigned char* header, std::size_t offset) {
-  T v;
-  std::memcpy(&v, header + offset, sizeof(T));
-  return v;
-}
-
-}  // namespace
 
 std::shared_ptr<VoxelBuffer> readNiftiGzVoxels(const std::filesystem::path& path, ScalarType type,
                                                std::size_t count, ProgressSink& progress) {
   const std::string file = path.string();
   // 1. The header, through zlib: a few hundred bytes.
-  unsigned char header[kNifti1HeaderSize];
+  unsigned char header[kNifti1HeaderBytes];
   {
     gzFile gz = ::gzopen(file.c_str(), "rb");
     if (!gz) {
@@ -67,20 +33,11 @@ std::shared_ptr<VoxelBuffer> readNiftiGzVoxels(const std::filesystem::path& path
       return nullptr;
     }
   }
-  if (readField<std::int32_t>(header, 0) != static_cast<std::int32_t>(kNifti1HeaderSize) ||
-      readField<std::int16_t>(header, 70) != niftiDatatype(type)) {
-    return nullptr;  // NIfTI-2, swapped byte order, or a type ITK converts
-  }
-  const float slope = readField<float>(header, 112);
-  const float inter = readField<float>(header, 116);
-  if (!(slope == 0.0f || slope == 1.0f) || inter != 0.0f) {
+  const std::optional<std::size_t> offset = niftiFastPathOffset(header, type);
+  if (!offset) {
     return nullptr;
   }
-  const float voxOffsetF = readField<float>(header, 108);
-  if (!(voxOffsetF >= static_cast<float>(kNifti1HeaderSize)) || voxOffsetF > 1e8f) {
-    return nullptr;
-  }
-  const auto voxOffset = static_cast<std::size_t>(voxOffsetF);
+  const std::size_t voxOffset = *offset;
   const std::size_t elem = scalarSize(type);
   if (count > (std::numeric_limits<std::size_t>::max() - voxOffset) / elem) {
     throw Error(ErrorKind::TooLarge, file, "header sizes overflow");

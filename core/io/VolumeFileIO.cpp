@@ -18,8 +18,10 @@
 #include "core/io/Nifti2Reader.h"
 #include "core/io/NiftiGzReader.h"
 #include "core/io/NiftiHeaderCheck.h"
+#include "core/io/NiftiRawReader.h"
 #include "core/io/NiftiWriter.h"
 #include "core/io/WrittenVolumeCheck.h"
+#include "core/model/ColourLuminance.h"
 #include "core/model/FrameSeries.h"
 
 namespace delineate::core {
@@ -142,10 +144,17 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     io->SetFileName(file);
     io->ReadImageInformation();
     const unsigned dims = io->GetNumberOfDimensions();
-    if (io->GetNumberOfComponents() != 1) {
+    // Three unsigned components are a colour image (NIfTI RGB24, NRRD RGB-color, as `convert`
+    // writes them); other vectors are refused.
+    const unsigned components = io->GetNumberOfComponents();
+    const bool colour =
+        components == 3 && (io->GetComponentType() == itk::IOComponentEnum::UCHAR ||
+                            io->GetComponentType() == itk::IOComponentEnum::USHORT ||
+                            io->GetComponentType() == itk::IOComponentEnum::UINT);
+    if (components != 1 && !colour) {
       throw Error(ErrorKind::Unsupported, file,
-                  std::to_string(io->GetNumberOfComponents()) +
-                      " components per voxel; only scalar images are supported");
+                  std::to_string(components) +
+                      " components per voxel; scalar and RGB images are supported");
     }
     if (dims < 2) {
       throw Error(ErrorKind::InvalidInput, file, "fewer than 2 dimensions");
@@ -198,7 +207,7 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
       throw Error(ErrorKind::TooLarge, file, "header sizes overflow");
     }
     const std::size_t count = frameVoxels * frames;
-    const std::size_t elem = scalarSize(type);
+    const std::size_t elem = scalarSize(type) * components;
     if (count > std::numeric_limits<std::size_t>::max() / elem) {
       throw Error(ErrorKind::TooLarge, file, "header sizes overflow");
     }
@@ -226,12 +235,18 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     progress.report(0.05, "Reading voxels");
     std::shared_ptr<VoxelBuffer> voxels;
     std::string encoding = io->GetNameOfClass();
-    if (endsWith(name, ".nii.gz") && io->GetByteOrder() != itk::IOByteOrderEnum::BigEndian) {
+    std::shared_ptr<VoxelBuffer> rgb;
+    if (colour) {
+      rgb = std::make_shared<VoxelBuffer>(type, 3 * count);
+    } else if (endsWith(name, ".nii.gz") && io->GetByteOrder() != itk::IOByteOrderEnum::BigEndian) {
       voxels = readNiftiGzVoxels(path, type, count, progress);
       encoding = "NIfTI-1 (gzip, ISA-L)";
+    } else if (rawNifti && io->GetByteOrder() != itk::IOByteOrderEnum::BigEndian) {
+      voxels = readNiftiRawVoxels(path, type, count, progress);  // one copy, not ITK's two
+      encoding = "NIfTI-1";
     }
     if (!voxels) {
-      voxels = std::make_shared<VoxelBuffer>(type, count);
+      voxels = rgb ? rgb : std::make_shared<VoxelBuffer>(type, count);
       itk::ImageIORegion region(dims);
       for (unsigned a = 0; a < dims; ++a) {
         region.SetIndex(a, 0);
@@ -240,6 +255,9 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
       io->SetIORegion(region);
       io->Read(voxels->data());
       encoding = io->GetNameOfClass();
+    }
+    if (rgb) {
+      voxels = colourLuminanceOf(*rgb);  // the voxel values; the channels are shown
     }
     progress.report(1.0, "Done");
 
@@ -251,10 +269,11 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
     if (frames > 1) {
       FrameAxis axis =
           niftiFrameAxis(frames, dims >= 4 ? io->GetSpacing(3) : 0.0, niftiTimeUnit(path));
-      return FrameSeries::make(g, std::move(voxels), frames, std::move(axis), std::move(info))
+      return FrameSeries::make(g, std::move(voxels), frames, std::move(axis), std::move(info),
+                               std::move(rgb))
           ->frame(0);
     }
-    return std::make_shared<const Volume>(g, std::move(voxels), std::move(info));
+    return std::make_shared<const Volume>(g, std::move(voxels), std::move(info), std::move(rgb));
   } catch (const itk::ExceptionObject& e) {
     std::string what = e.GetDescription();
     while (!what.empty() && std::isspace(static_cast<unsigned char>(what.back()))) {
@@ -265,28 +284,16 @@ VolumePtr readVolumeFile(const fs::path& path, ProgressSink& progress) {
 }
 
 namespace {
-template <class T>
-void writeTyped(const Volume& v, const fs::path& path, bool compress) {
-  auto image = itkImageView<T>(v);
-  auto writer = itk::ImageFileWriter<itk::Image<T, 3>>::New();
+// Writes an ITK image (scalar or RGB) through the IO the extension picks.
+template <class ImagePointer>
+void writeItk(const ImagePointer& image, const fs::path& path, bool compress) {
+  using ImageType = typename ImagePointer::ObjectType;
+  auto writer = itk::ImageFileWriter<ImageType>::New();
   writer->SetInput(image);
   writer->SetFileName(path.string());
   writer->SetUseCompression(compress);
   if (compress) {
     // Level 1: ~7x faster than zlib's default for a ~2 % larger file (STACK.md figures).
-    writer->SetCompressionLevel(1);
-  }
-  writer->Update();
-}
-
-template <class T>
-void writeColour(const Volume& v, const fs::path& path, bool compress) {
-  auto image = itkColourView<T>(v);
-  auto writer = itk::ImageFileWriter<itk::Image<itk::RGBPixel<T>, 3>>::New();
-  writer->SetInput(image);
-  writer->SetFileName(path.string());
-  writer->SetUseCompression(compress);
-  if (compress) {
     writer->SetCompressionLevel(1);
   }
   writer->Update();
@@ -320,18 +327,18 @@ void writeVolumeFile(const Volume& volume, const fs::path& path, bool compress, 
       // R, G, B per voxel (NRRD's RGB-color kind, MetaImage's three channels).
       switch (volume.sharedColour()->type()) {
         case ScalarType::UInt8:
-          writeColour<std::uint8_t>(volume, tmp, gz);
+          writeItk(itkColourView<std::uint8_t>(volume), tmp, gz);
           break;
         case ScalarType::UInt16:
-          writeColour<std::uint16_t>(volume, tmp, gz);
+          writeItk(itkColourView<std::uint16_t>(volume), tmp, gz);
           break;
         default:
-          writeColour<std::uint32_t>(volume, tmp, gz);
+          writeItk(itkColourView<std::uint32_t>(volume), tmp, gz);
           break;
       }
     } else {
       dispatchScalar(volume.scalarType(),
-                     [&](auto t) { writeTyped<decltype(t)>(volume, tmp, gz); });
+                     [&](auto t) { writeItk(itkImageView<decltype(t)>(volume), tmp, gz); });
     }
   } catch (const itk::ExceptionObject& e) {
     std::error_code ignored;

@@ -8,14 +8,18 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "RunCommand.h"
 #include "TempDir.h"
 #include "core/io/PathLoader.h"
+#include "core/io/VolumeFileIO.h"
 #include "core/model/FrameSeries.h"
+#include "core/sample/UltrasoundCineSample.h"
 
 using namespace delineate::core;
 namespace fs = std::filesystem;
@@ -127,3 +131,72 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return name;
     });
+
+TEST(ColourConvert, TheCineBecomesAnRgbNiftiThatNibabelReadsAndAnRgbNrrd) {
+  if (!producersAvailable()) {
+    GTEST_SKIP() << "python3-nibabel missing (scripts/install-deps.sh)";
+  }
+  delineate::test::TempDir dir;
+  sample::writeUltrasoundCine(dir.path() / "cine.dcm", 5);
+  NullProgress progress;
+  const VolumePtr v = openPath(dir.path() / "cine.dcm", progress).volume;
+  ASSERT_TRUE(v && v->hasColour() && v->info().frames);
+  // Channel sums over every frame, as nibabel must find them.
+  double sums[3] = {0, 0, 0};
+  const auto& series = *v->info().frames;
+  for (std::size_t f = 0; f < series.count(); ++f) {
+    const auto frame = series.frame(f);
+    const auto& g = frame->geometry();
+    for (std::size_t j = 0; j < g.size[1]; ++j) {
+      for (std::size_t i = 0; i < g.size[0]; ++i) {
+        const auto rgb = frame->colourAt(i, j, 0);
+        for (int c = 0; c < 3; ++c) {
+          sums[c] += rgb[static_cast<std::size_t>(c)];
+        }
+      }
+    }
+  }
+  const fs::path nii = dir.path() / "cine.nii.gz";
+  writeVolumeFile(*v, nii, true, /*allFrames=*/true);
+  std::string out;
+  ASSERT_EQ(delineate::test::runCommand(
+                "/usr/bin/python3 -c \"import nibabel as nib, numpy as np; "
+                "a = np.asanyarray(nib.load('" +
+                    nii.string() +
+                    "').dataobj); "
+                    "print(a.shape, a.dtype.names, *[int(a[c].astype(np.int64).sum()) for c in "
+                    "'RGB'])\"",
+                &out),
+            0)
+      << out;
+  const auto& g = v->geometry();
+  std::ostringstream expected;
+  expected << "(" << g.size[0] << ", " << g.size[1] << ", 1, " << series.count()
+           << ") ('R', 'G', 'B') " << static_cast<long long>(sums[0]) << " "
+           << static_cast<long long>(sums[1]) << " " << static_cast<long long>(sums[2]);
+  EXPECT_NE(out.find(expected.str()), std::string::npos) << out << "\nexpected " << expected.str();
+
+  // NRRD: one frame, RGB-color kind, three bytes a voxel.
+  const fs::path nrrd = dir.path() / "frame.nrrd";
+  writeVolumeFile(*v, nrrd, false);
+  std::ifstream in(nrrd, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("RGB-color"), std::string::npos) << text.substr(0, 300);
+  EXPECT_GE(text.size(), 3 * g.voxelCount());
+
+  // Both open again in colour, every channel as written.
+  for (const fs::path& file : {nii, nrrd}) {
+    const VolumePtr back = readVolumeFile(file, progress);
+    ASSERT_TRUE(back->hasColour()) << file;
+    ASSERT_EQ(back->geometry().size, g.size);
+    std::size_t differ = 0;
+    for (std::size_t j = 0; j < g.size[1]; ++j) {
+      for (std::size_t i = 0; i < g.size[0]; ++i) {
+        differ += back->colourAt(i, j, 0) != v->colourAt(i, j, 0);
+        differ += back->valueAt(i, j, 0) != v->valueAt(i, j, 0);
+      }
+    }
+    EXPECT_EQ(differ, 0u) << file;
+  }
+  EXPECT_EQ(readVolumeFile(nii, progress)->info().frames->count(), series.count());
+}
