@@ -21,12 +21,19 @@
 #include <vtkVolumeProperty.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include "viewers/SurfaceDistanceColoring.h"
 #include "viewers/VtkVolumeImage.h"
 
 namespace delineate::viewers {
+
+namespace {
+// Above this many voxels the software mapper renders without gradients: 3 bytes a voxel would
+// be 2.4 GB for a 1024 x 1024 x 800 image, 1.5x its int16 voxels.
+std::atomic<std::size_t> cpuGradientVoxelLimit{std::size_t{160} << 20};
+}  // namespace
 
 VolumeScene::VolumeScene() {
   renderer_->SetBackground(0.0, 0.0, 0.0);
@@ -185,6 +192,7 @@ void VolumeScene::createMapper(bool gpu) {
   }
   mapper_->SetBlendModeToComposite();
   prop_->SetMapper(mapper_);
+  applyShading();
   connectInput();
   setInteractive(false);
 }
@@ -200,10 +208,12 @@ void VolumeScene::setVolume(const core::VolumePtr& volume) {
     return;
   }
   const auto& g = volume_->geometry();
+  gradientVoxelLimit_ = cpuGradientVoxelLimit;
   image_ = makeVtkIndexSpaceImage(volume_);
   prop_->SetUserMatrix(indexSpaceToWorld(g));
   baseSampleDistance_ = std::max(0.1, *std::min_element(g.spacing.begin(), g.spacing.end()) / 2);
   property_->SetScalarOpacityUnitDistance(baseSampleDistance_ * 2);
+  applyShading();
   connectInput();
   setInteractive(false);
   resetCamera();
@@ -237,7 +247,28 @@ void VolumeScene::setStyle(const VolumeStyle& style, const char* name) {
   for (const auto& [magnitude, factor] : style.gradientOpacity) {
     gradient_->AddPoint(magnitude, factor);
   }
-  const bool useGradient = !style.gradientOpacity.empty();
+  gradientRequested_ = !style.gradientOpacity.empty();
+  shadeRequested_ = style.shade;
+  presetName_ = name;
+  property_->SetAmbient(style.ambient);
+  property_->SetDiffuse(style.diffuse);
+  property_->SetSpecular(style.specular);
+  property_->SetSpecularPower(style.specularPower);
+  applyShading();
+}
+
+void VolumeScene::setCpuGradientVoxelLimit(std::size_t voxels) {
+  cpuGradientVoxelLimit = voxels;
+}
+
+bool VolumeScene::shadingReducedForMemory() const {
+  return cpu_ != nullptr && volume_ && volume_->geometry().voxelCount() > gradientVoxelLimit_ &&
+         (shadeRequested_ || gradientRequested_);
+}
+
+void VolumeScene::applyShading() {
+  const bool reduced = shadingReducedForMemory();
+  const bool useGradient = gradientRequested_ && !reduced;
   if (useGradient) {
     property_->DisableGradientOpacityOff();
     property_->SetGradientOpacity(gradient_);
@@ -250,12 +281,9 @@ void VolumeScene::setStyle(const VolumeStyle& style, const char* name) {
     image_->Modified();
   }
   usesGradient_ = useGradient;
-  property_->SetShade(style.shade ? 1 : 0);
-  property_->SetAmbient(style.ambient);
-  property_->SetDiffuse(style.diffuse);
-  property_->SetSpecular(style.specular);
-  property_->SetSpecularPower(style.specularPower);
-  label_->SetInput((std::string("3D  ") + name).c_str());
+  property_->SetShade(shadeRequested_ && !reduced ? 1 : 0);
+  label_->SetInput(
+      ("3D  " + presetName_ + (reduced ? "  (unshaded: large image)" : std::string())).c_str());
 }
 
 void VolumeScene::setInteractive(bool interactive) {

@@ -6,6 +6,7 @@
 #include <vtkSmartPointer.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "core/model/Volume.h"
@@ -49,6 +50,12 @@ class VolumeScene {
   void setFrame(const core::VolumePtr& frame);
   void setStyle(const VolumeStyle& style, const char* name);
   void setInteractive(bool interactive);
+  // True when the software mapper renders a large image without shading and gradient opacity:
+  // their gradients would take 3 bytes a voxel (1.5x an int16 image) on top of the voxels.
+  bool shadingReducedForMemory() const;
+  // The voxel count above which that happens (default 160 Mi voxels); for tests and machines
+  // with memory to spare. Applies to scenes given a volume afterwards.
+  static void setCpuGradientVoxelLimit(std::size_t voxels);
   // How finely rays are sampled (applies at once, to the current level of detail).
   void setQuality(VolumeQuality quality);
   VolumeQuality quality() const { return quality_; }
@@ -101,6 +108,13 @@ class VolumeScene {
   VolumeQuality quality_ = VolumeQuality::Balanced;
   bool interactive_ = false;
   bool usesGradient_ = false;
+  // What the preset asks for; applyShading() grants it unless the image is too large for the
+  // CPU mapper's gradients (3 bytes a voxel).
+  bool shadeRequested_ = false;
+  bool gradientRequested_ = false;
+  std::string presetName_;
+  std::size_t gradientVoxelLimit_ = 0;  // the limit when the volume was set
+  void applyShading();
   vtkNew<vtkActor> surfaceActor_;
   vtkNew<vtkPolyDataMapper> surfaceMapper_;
   vtkNew<vtkLookupTable> surfaceColors_;

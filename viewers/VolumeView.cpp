@@ -59,6 +59,10 @@ void VolumeView::onGlInitialized() {
   shownFrame_ = volumeFrame_;
 }
 
+bool VolumeView::shadingReducedForMemory() const {
+  return scene_->shadingReducedForMemory();
+}
+
 bool VolumeView::usesGpuMapper() const {
   return scene_->usesGpu();
 }

@@ -48,6 +48,8 @@ class VolumeView : public QWidget {
 
   // Which mapper was chosen (decided when the GL context first appears).
   bool usesGpuMapper() const;
+  // The software mapper shows a large image unshaded to spare 3 bytes a voxel (VolumeScene).
+  bool shadingReducedForMemory() const;
   bool hasMapper() const;
   // True while the coarse level of detail is in use.
   bool isInteractive() const { return interactive_; }

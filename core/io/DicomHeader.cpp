@@ -24,6 +24,7 @@
 #include "core/io/DicomCodecs.h"
 #include "core/io/DicomColourHeader.h"
 #include "core/io/DicomCondition.h"
+#include "core/io/DicomFrameKeysReader.h"
 #include "core/io/DicomModalityLut.h"
 #include "core/io/DicomVoiLut.h"
 
@@ -135,6 +136,9 @@ bool readFrameMacros(DcmItem* group, DicomFrameHeader& f, bool functionalGroup) 
   DcmItem* measures = functionalGroup ? firstItem(group, DCM_PixelMeasuresSequence) : group;
   DcmItem* transform =
       functionalGroup ? firstItem(group, DCM_PixelValueTransformationSequence) : group;
+  if (functionalGroup) {
+    readFunctionalGroupKeys(*group, f.keys);
+  }
   if (position) {
     if (auto p = numbers<3>(*position, DCM_ImagePositionPatient)) {
       f.position = Vec3{(*p)[0], (*p)[1], (*p)[2]};

@@ -26,6 +26,9 @@ struct DicomFrameHeader {
   double sliceThickness = 0;                          // 0 when absent
   double slope = 1;
   double intercept = 0;
+  // Enhanced multi-frame: what the frame's functional groups say of its time, b-value, echo or
+  // cardiac phase (merged over the file's own keys by the loader).
+  DicomFrameKeys keys;
 };
 
 struct DicomFileHeader {

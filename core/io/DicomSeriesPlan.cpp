@@ -7,6 +7,7 @@
 
 #include "core/Error.h"
 #include "core/io/DicomColour.h"
+#include "core/io/DicomFrameKeysReader.h"
 #include "core/jobs/ParallelFor.h"
 
 namespace delineate::core {
@@ -205,7 +206,9 @@ DicomSeriesPlan planDicomSeries(const DicomSeries& series, ProgressSink& progres
   {
     std::vector<DicomFrameKeys> keys;
     for (const DicomSliceSource& s : frameOf) {
-      keys.push_back(headers[s.file].frameKeys);
+      // An enhanced file's frames carry their own (functional groups); classic files one each.
+      const DicomFileHeader& h = headers[s.file];
+      keys.push_back(mergeFrameKeys(h.frameKeys, h.frame(s.frame).keys));
     }
     split = splitDicomFrames(placements, keys);
     if (!split && isCineLoop(headers)) {

@@ -8,6 +8,7 @@
 
 #include "GuiTestSupport.h"
 #include "SyntheticCt.h"
+#include "viewers/VolumeScene.h"
 #include "viewers/VtkOpenGLWidget.h"
 
 using namespace delineate;
@@ -136,4 +137,33 @@ TEST(VolumeView, NewVolumeShowsACoarseFrameFirstThenFullQuality) {
   ASSERT_TRUE(waitUntil([&] { return view.hasShownVolume(); }, 60000));
   ASSERT_TRUE(waitUntil([&] { return view.hasRenderedVolume(); }, 60000));
   EXPECT_FALSE(view.isInteractive()) << "full quality follows by itself";
+}
+
+TEST(VolumeView, ALargeImageOnTheSoftwareMapperRendersUnshadedToSpareItsGradients) {
+  DELINEATE_REQUIRE_GUI();
+  VolumeView shaded;
+  shaded.resize(300, 300);
+  shaded.show();
+  shaded.setVolume(SyntheticCt::make());
+  shaded.setPreset(VolumePreset::CtSoftTissue);
+  ASSERT_TRUE(waitUntil([&] { return shaded.hasRenderedVolume(); }, 60000));
+  if (shaded.usesGpuMapper()) {
+    GTEST_SKIP() << "the GPU mapper keeps no gradients in main memory";
+  }
+  EXPECT_FALSE(shaded.shadingReducedForMemory());
+  const QImage withShading = test::grabCanvas(shaded.canvas());
+
+  // The same image counted as "large": rendered, without shading.
+  VolumeScene::setCpuGradientVoxelLimit(1000);
+  VolumeView large;
+  large.resize(300, 300);
+  large.show();
+  large.setVolume(SyntheticCt::make());
+  large.setPreset(VolumePreset::CtSoftTissue);
+  ASSERT_TRUE(waitUntil([&] { return large.hasRenderedVolume(); }, 60000));
+  VolumeScene::setCpuGradientVoxelLimit(std::size_t{160} << 20);
+  EXPECT_TRUE(large.shadingReducedForMemory());
+  const QImage without = test::grabCanvas(large.canvas());
+  EXPECT_GT(coveredPixels(without), without.width() * without.height() / 6) << "still drawn";
+  EXPECT_GT(differingPixels(withShading, without), 200) << "but without the shading";
 }

@@ -160,16 +160,20 @@ TEST_F(FourDimensionalImage, ALabelMapStaysWhileTheDocumentShowsAnotherFrame) {
   EXPECT_EQ(document.image()->info().frameIndex, 3u);
 }
 
-// A DCE series written by pydicom, one file per slice in shuffled order: 3 positions x 4 time
-// points told apart by Temporal Position Identifier. It opens as 4 frames of 3 slices.
-TEST(FourDimensionalDicom, SlicesRepeatingAtEveryPositionAreFramesInTheirTemporalOrder) {
+// A DCE series written by pydicom, 3 positions x 4 time points: as classic files (one a slice,
+// shuffled, told apart by Temporal Position Identifier) and as one enhanced multi-frame file
+// whose shuffled frames name their Temporal Position Index. Each opens as 4 frames of 3 slices.
+class FourDimensionalDicom : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(FourDimensionalDicom, SlicesRepeatingAtEveryPositionAreFramesInTheirTemporalOrder) {
   if (runCommand("/usr/bin/python3 -c 'import numpy, pydicom'") != 0) {
     GTEST_SKIP() << "python3-pydicom missing (scripts/install-deps.sh)";
   }
   TempDir dir;
   std::string out;
+  const std::string which = GetParam();
   ASSERT_EQ(runCommand("/usr/bin/python3 " + std::string(DELINEATE_TEST_PRODUCERS) +
-                           "/pydicom_cases.py dce-4d-series '" + dir.path().string() + "'",
+                           "/pydicom_cases.py " + which + " '" + dir.path().string() + "'",
                        &out),
             0)
       << out;
@@ -177,7 +181,8 @@ TEST(FourDimensionalDicom, SlicesRepeatingAtEveryPositionAreFramesInTheirTempora
   ASSERT_FALSE(ref.empty()) << "short reference.f64";
 
   NullProgress progress;
-  const VolumePtr first = openPath(dir / "series", progress).volume;
+  const VolumePtr first =
+      openPath(dir / (which == "dce-4d-series" ? "series" : "enhanced"), progress).volume;
   ASSERT_TRUE(first);
   ASSERT_TRUE(first->info().frames)
       << "read as 3-D; warnings: "
@@ -200,6 +205,13 @@ TEST(FourDimensionalDicom, SlicesRepeatingAtEveryPositionAreFramesInTheirTempora
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Producers, FourDimensionalDicom,
+                         ::testing::Values("dce-4d-series", "enhanced-dce-4d"),
+                         [](const auto& info) {
+                           return std::string(info.param) == "dce-4d-series" ? "ClassicFiles"
+                                                                             : "EnhancedMultiFrame";
+                         });
 
 TEST(DicomFrameSplit, TellsTheRepeatsApartByTheFirstKeyThatDiffersAtEveryPosition) {
   std::vector<DicomSlicePlacement> slices;

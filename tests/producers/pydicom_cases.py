@@ -176,6 +176,50 @@ def dx_10bit():
     return ds
 
 
+def enhanced_dce(out):
+    """The same DCE data as dce_series, as one Enhanced MR Image (multi-frame) file: 12 frames in
+    shuffled order, each with its Plane Position and Frame Content (Temporal Position Index)
+    functional groups; orientation and pixel measures shared. Returns the reference."""
+    order = [(t, z) for t in range(4) for z in range(3)]
+    rng = np.random.default_rng(11)
+    rng.shuffle(order)
+    ds = base("MR", "1.2.840.10008.5.1.4.1.1.4.1", len(order))
+    for key in ("ImagePositionPatient", "ImageOrientationPatient", "PixelSpacing",
+                "SliceThickness"):
+        delattr(ds, key)
+    shared = Dataset()
+    orientation = Dataset()
+    orientation.ImageOrientationPatient = [1, 0, 0, 0, 1, 0]
+    shared.PlaneOrientationSequence = Sequence([orientation])
+    measures = Dataset()
+    measures.PixelSpacing = [0.8, 0.7]
+    measures.SliceThickness = 2.5
+    shared.PixelMeasuresSequence = Sequence([measures])
+    ds.SharedFunctionalGroupsSequence = Sequence([shared])
+    per_frame = []
+    ref = np.zeros((4, 3, ROWS, COLS))
+    stack = []
+    for t, z in order:
+        item = Dataset()
+        position = Dataset()
+        position.ImagePositionPatient = [-10, -20, 30 + 2.5 * z]
+        item.PlanePositionSequence = Sequence([position])
+        content = Dataset()
+        content.TemporalPositionIndex = t + 1
+        content.FrameAcquisitionDateTime = "20260415120%01d%02d.000000" % (t, 10 * z)
+        item.FrameContentSequence = Sequence([content])
+        per_frame.append(item)
+        stored = ramp(1, 100 * t + 10 * z, 100 * t + 10 * z + 29, np.uint16)[0]
+        ref[t, z] = stored
+        stack.append(stored)
+    ds.PerFrameFunctionalGroupsSequence = Sequence(per_frame)
+    pixels(ds, np.stack(stack), 16, False)
+    folder = os.path.join(out, "enhanced")
+    os.makedirs(folder, exist_ok=True)
+    write(ds, os.path.join(folder, "image.dcm"))
+    return ref
+
+
 def write(ds, path):
     ds.save_as(path, write_like_original=False)
 
@@ -230,16 +274,16 @@ def reference(path, producer_path):
 
 def main():
     if len(sys.argv) == 2 and sys.argv[1] == "--list":
-        print("\n".join(list(CASES) + ["dce-4d-series"]))
+        print("\n".join(list(CASES) + ["dce-4d-series", "enhanced-dce-4d"]))
         return
     case, out = sys.argv[1], sys.argv[2]
-    if case == "dce-4d-series":
-        ref = dce_series(out)
+    if case in ("dce-4d-series", "enhanced-dce-4d"):
+        ref = dce_series(out) if case == "dce-4d-series" else enhanced_dce(out)
         ref.astype("<f8").tofile(os.path.join(out, "reference.f64"))
         with open(os.path.join(out, "reference.txt"), "w") as f:
             f.write("%d %d %d %d\n" % ref.shape)
         with open(os.path.join(out, "image.txt"), "w") as f:
-            f.write("series\n")
+            f.write(("series" if case == "dce-4d-series" else "enhanced") + "\n")
         return
     build, big_endian = CASES[case]
     if case.endswith("-j2k-gdcm"):
