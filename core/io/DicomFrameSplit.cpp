@@ -72,10 +72,23 @@ std::optional<double> dicomTimeSeconds(const std::string& tm) {
       })) {
     return std::nullopt;
   }
-  auto two = [&](std::size_t at) -> double {
-    return at + 2 <= s.size() ? std::stod(s.substr(at, 2)) : 0.0;
+  // Two digits at `at` (absent minutes count 0); nullopt for anything but digits.
+  auto two = [&](std::size_t at) -> std::optional<double> {
+    if (at >= s.size()) {
+      return 0.0;
+    }
+    if (at + 2 > s.size() || !std::isdigit(static_cast<unsigned char>(s[at])) ||
+        !std::isdigit(static_cast<unsigned char>(s[at + 1]))) {
+      return std::nullopt;
+    }
+    return (s[at] - '0') * 10.0 + (s[at + 1] - '0');
   };
-  double seconds = two(0) * 3600 + two(2) * 60;
+  const auto hours = two(0);
+  const auto minutes = two(2);
+  if (!hours || !minutes) {
+    return std::nullopt;  // a malformed TM (found by fuzzing: "1A" once threw from std::stod)
+  }
+  double seconds = *hours * 3600 + *minutes * 60;
   if (s.size() >= 6) {
     const std::string rest = s.substr(4);
     char* end = nullptr;

@@ -247,6 +247,10 @@ TEST(DicomFrameSplit, TellsTheRepeatsApartByTheFirstKeyThatDiffersAtEveryPositio
   EXPECT_EQ(dicomTimeSeconds("120010.5"), 12 * 3600 + 10.5);
   EXPECT_EQ(dicomTimeSeconds("12:00:10"), 12 * 3600 + 10.0);
   EXPECT_FALSE(dicomTimeSeconds("noon"));
+  // Found by fuzzing: digits, then not (this threw std::invalid_argument out of the scan).
+  EXPECT_FALSE(dicomTimeSeconds("1ERIVED"));
+  EXPECT_FALSE(dicomTimeSeconds("12:3"));
+  EXPECT_EQ(dicomTimeSeconds("12"), 12 * 3600.0);
 }
 
 // NIfTI-2 (which ITK 5.2 does not read), big-endian floats, 3 frames 500 ms apart.
