@@ -23,10 +23,11 @@ build/fuzz/tests/fuzz/make_fuzz_seeds "$work/seeds"
 for h in "${harnesses[@]}"; do
   name=${h%%:*} seeds=${h##*:}
   mkdir -p "$work/corpus-$seeds"
-  # Inputs that once took a reader down are replayed as seeds (tests/data/repro: NIfTI files),
-  # and so is the kept corpus of the long fuzzing runs (tests/fuzz/corpus/*, docs/fuzzing.md).
+  # Inputs that once took a reader down are replayed as seeds (tests/data/repro: NIfTI and DICOM
+  # files), and so is the kept corpus of the long fuzzing runs (tests/fuzz/corpus/*,
+  # docs/fuzzing.md).
   extra=()
-  [ "$seeds" = nifti ] && extra+=(tests/data/repro)
+  case "$seeds" in nifti | dicom) extra+=(tests/data/repro) ;; esac
   [ -d "tests/fuzz/corpus/$seeds" ] && extra+=("tests/fuzz/corpus/$seeds")
   build/fuzz/tests/fuzz/"$name" -max_total_time="$seconds" -seed=1 -timeout=30 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$work/" \

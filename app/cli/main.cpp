@@ -22,7 +22,7 @@ void usage(std::FILE* out) {
       "  sample OUTDIR [--seed N]   write the synthetic sample studies (DICOM + NIfTI)\n"
       "  info [--voxels] PATH       print every series under PATH as JSON (headers only;\n"
       "                             --voxels decodes them: value ranges, final voxel type)\n"
-      "  convert IN OUT             write the series at IN as NIfTI/NRRD/MetaImage\n"
+      "  convert IN OUT [--nifti2]  write the series at IN as NIfTI(-2)/NRRD/MetaImage\n"
       "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
       "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
       "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"

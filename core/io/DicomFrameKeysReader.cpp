@@ -4,6 +4,7 @@
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcitem.h>
 
+#include <array>
 #include <string>
 
 namespace delineate::core {
@@ -32,6 +33,18 @@ std::optional<double> numberOf(DcmItem* item, const DcmTagKey& tag) {
 
 }  // namespace
 
+void readDiffusionGradient(DcmItem& item, DicomFrameKeys& keys) {
+  std::array<double, 3> g{};
+  for (unsigned long i = 0; i < 3; ++i) {
+    Float64 v = 0;
+    if (item.findAndGetFloat64(DCM_DiffusionGradientOrientation, v, i).bad()) {
+      return;
+    }
+    g[i] = v;
+  }
+  keys.gradient = g;
+}
+
 void readFunctionalGroupKeys(DcmItem& group, DicomFrameKeys& keys) {
   DcmItem* content = firstItemOf(group, DCM_FrameContentSequence);
   if (auto v = numberOf(content, DCM_TemporalPositionIndex)) {
@@ -47,8 +60,13 @@ void readFunctionalGroupKeys(DcmItem& group, DicomFrameKeys& keys) {
       }
     }
   }
-  if (auto v = numberOf(firstItemOf(group, DCM_MRDiffusionSequence), DCM_DiffusionBValue)) {
-    keys.bValue = v;
+  if (DcmItem* diffusion = firstItemOf(group, DCM_MRDiffusionSequence)) {
+    if (auto v = numberOf(diffusion, DCM_DiffusionBValue)) {
+      keys.bValue = v;
+    }
+    if (DcmItem* direction = firstItemOf(*diffusion, DCM_DiffusionGradientDirectionSequence)) {
+      readDiffusionGradient(*direction, keys);
+    }
   }
   if (auto v = numberOf(firstItemOf(group, DCM_MREchoSequence), DCM_EffectiveEchoTime)) {
     keys.echoTime = v;
@@ -68,6 +86,9 @@ DicomFrameKeys mergeFrameKeys(const DicomFrameKeys& file, const DicomFrameKeys& 
   };
   take(out.temporalPosition, frame.temporalPosition);
   take(out.bValue, frame.bValue);
+  if (frame.gradient) {
+    out.gradient = frame.gradient;
+  }
   take(out.echoTime, frame.echoTime);
   take(out.triggerTime, frame.triggerTime);
   take(out.acquisitionSeconds, frame.acquisitionSeconds);

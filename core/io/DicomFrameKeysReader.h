@@ -12,6 +12,10 @@ namespace delineate::core {
 // Sets the keys `group` (a per-frame or shared functional groups item) holds; leaves the others.
 void readFunctionalGroupKeys(DcmItem& group, DicomFrameKeys& keys);
 
+// Diffusion Gradient Orientation (0018,9089) of `item` (a data set or a gradient direction item)
+// into keys.gradient; left unset when absent or incomplete.
+void readDiffusionGradient(DcmItem& item, DicomFrameKeys& keys);
+
 // `frame`'s keys where set, else the file's.
 DicomFrameKeys mergeFrameKeys(const DicomFrameKeys& file, const DicomFrameKeys& frame);
 

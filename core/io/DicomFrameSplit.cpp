@@ -1,6 +1,7 @@
 #include "core/io/DicomFrameSplit.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <functional>
@@ -50,8 +51,18 @@ std::vector<std::vector<std::size_t>> groupByPosition(
   return groups;
 }
 
+// A key orders frames lexicographically; its first value is what the frame axis shows.
+using FrameKey = std::array<double, 4>;
+
+std::optional<FrameKey> single(const std::optional<double>& v) {
+  if (!v) {
+    return std::nullopt;
+  }
+  return FrameKey{*v, 0, 0, 0};
+}
+
 struct Candidate {
-  std::function<std::optional<double>(const DicomFrameKeys&)> key;
+  std::function<std::optional<FrameKey>(const DicomFrameKeys&)> key;
   const char* name;
   const char* unit;
   double scale;   // to the unit shown
@@ -115,22 +126,33 @@ std::optional<DicomFrameSplit> splitDicomFrames(const std::vector<DicomSlicePlac
       std::any_of(groups.begin(), groups.end(), [&](const auto& g) { return g.size() != n; })) {
     return std::nullopt;
   }
+  // Diffusion with several directions per b-value: b-value, then the gradient direction.
+  auto diffusion = [](const DicomFrameKeys& k) -> std::optional<FrameKey> {
+    if (!k.bValue || !k.gradient) {
+      return std::nullopt;
+    }
+    const auto& g = *k.gradient;
+    return FrameKey{*k.bValue, g[0], g[1], g[2]};
+  };
   const Candidate candidates[] = {
-      {[](const DicomFrameKeys& k) { return k.temporalPosition; }, "time point", "", 1, false},
-      {[](const DicomFrameKeys& k) { return k.bValue; }, "b-value", "s/mm²", 1, false},
-      {[](const DicomFrameKeys& k) { return k.echoTime; }, "echo time", "ms", 1, false},
-      {[](const DicomFrameKeys& k) { return k.triggerTime; }, "trigger time", "ms", 1, false},
-      {[](const DicomFrameKeys& k) { return k.acquisitionSeconds; }, "time", "s", 1, true},
+      {[](const DicomFrameKeys& k) { return single(k.temporalPosition); }, "time point", "", 1,
+       false},
+      {[](const DicomFrameKeys& k) { return single(k.bValue); }, "b-value", "s/mm²", 1, false},
+      {diffusion, "diffusion b-value", "s/mm²", 1, false},
+      {[](const DicomFrameKeys& k) { return single(k.echoTime); }, "echo time", "ms", 1, false},
+      {[](const DicomFrameKeys& k) { return single(k.triggerTime); }, "trigger time", "ms", 1,
+       false},
+      {[](const DicomFrameKeys& k) { return single(k.acquisitionSeconds); }, "time", "s", 1, true},
   };
   for (const Candidate& c : candidates) {
     // Every slice has the key, and at every position the N values are distinct.
-    std::vector<std::vector<std::pair<double, std::size_t>>> ranked;
+    std::vector<std::vector<std::pair<FrameKey, std::size_t>>> ranked;
     bool usable = true;
     for (const auto& group : groups) {
-      std::vector<std::pair<double, std::size_t>> values;
+      std::vector<std::pair<FrameKey, std::size_t>> values;
       for (std::size_t i : group) {
         const auto v = c.key(keys[i]);
-        if (!v || !std::isfinite(*v)) {
+        if (!v || !std::all_of(v->begin(), v->end(), [](double x) { return std::isfinite(x); })) {
           usable = false;
           break;
         }
@@ -161,7 +183,7 @@ std::optional<DicomFrameSplit> splitDicomFrames(const std::vector<DicomSlicePlac
       double sum = 0;
       for (const auto& values : ranked) {
         split.frames[r].push_back(values[r].second);
-        sum += values[r].first;
+        sum += values[r].first[0];
       }
       split.axis.values.push_back(c.scale * sum / static_cast<double>(ranked.size()));
     }

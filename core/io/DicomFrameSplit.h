@@ -2,6 +2,7 @@
 // Finds the fourth dimension of a DICOM series whose slices repeat at each position: multi-phase
 // CT, DCE and perfusion MR (temporal positions, acquisition times), diffusion (b-values),
 // multi-echo (echo times), cardiac phases (trigger times). Pure logic, no I/O.
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -14,8 +15,10 @@ namespace delineate::core {
 
 // What each slice's header says that could tell the frames apart.
 struct DicomFrameKeys {
-  std::optional<double> temporalPosition;    // Temporal Position Identifier (0020,0100)
-  std::optional<double> bValue;              // Diffusion b-value (0018,9087), s/mm²
+  std::optional<double> temporalPosition;  // Temporal Position Identifier (0020,0100)
+  std::optional<double> bValue;            // Diffusion b-value (0018,9087), s/mm²
+  // Diffusion Gradient Orientation (0018,9089): tells apart the directions of one b-value.
+  std::optional<std::array<double, 3>> gradient;
   std::optional<double> echoTime;            // Echo Time (0018,0081), ms
   std::optional<double> triggerTime;         // Trigger Time (0018,1060), ms
   std::optional<double> acquisitionSeconds;  // Acquisition Time (else Content Time), s of day

@@ -497,6 +497,7 @@ DicomFileHeader parseDicomHeader(DcmItem& ds, const std::string& transferSyntaxU
   }
   h.frameKeys.temporalPosition = number(ds, DCM_TemporalPositionIdentifier);
   h.frameKeys.bValue = number(ds, DCM_DiffusionBValue);
+  readDiffusionGradient(ds, h.frameKeys);
   h.frameKeys.echoTime = number(ds, DCM_EchoTime);
   h.frameKeys.triggerTime = number(ds, DCM_TriggerTime);
   h.frameKeys.acquisitionSeconds = dicomTimeSeconds(h.acquisitionTime);

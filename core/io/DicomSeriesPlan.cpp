@@ -66,6 +66,15 @@ void checkColourKind(const DicomFileHeader& h, const DicomFileHeader& ref) {
                     "): load them as separate series");
   }
   if (!colour) {
+    // Checked before any decoder sees the file: GDCM aborts the process on more than four
+    // samples (found by fuzzing).
+    if (h.samplesPerPixel != 1) {
+      throw Error(ErrorKind::InvalidInput, h.path,
+                  std::to_string(h.samplesPerPixel) +
+                      " samples per pixel with PhotometricInterpretation " +
+                      (h.photometric.empty() ? std::string("(none)") : h.photometric) +
+                      " (a grey image has 1)");
+    }
     return;
   }
   checkDicomColour(h);

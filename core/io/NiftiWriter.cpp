@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -20,9 +21,10 @@ namespace delineate::core {
 
 namespace {
 
-constexpr std::size_t kVoxOffset = 352;       // the header and four bytes of extension flag
-constexpr std::size_t kSlab = 4u << 20;       // bytes of voxels between progress reports
-constexpr std::size_t kOutBuffer = 1u << 20;  // compressed bytes gathered before a write
+constexpr std::size_t kVoxOffset = 352;        // the header and four bytes of extension flag
+constexpr std::size_t kNifti2VoxOffset = 544;  // NIfTI-2: 540 bytes of header, then the same
+constexpr std::size_t kSlab = 4u << 20;        // bytes of voxels between progress reports
+constexpr std::size_t kOutBuffer = 1u << 20;   // compressed bytes gathered before a write
 
 std::pair<short, short> niftiType(ScalarType t) {  // datatype, bitpix
   switch (t) {
@@ -46,12 +48,17 @@ std::pair<short, short> niftiType(ScalarType t) {  // datatype, bitpix
   return {0, 0};
 }
 
-nifti_1_header headerFor(const Volume& volume) {
+// The NIfTI-1 header of `volume`; with `wide` (a NIfTI-2 file to come) axes over 32767 voxels
+// are allowed and left at 0 here (the NIfTI-2 header takes the true sizes).
+nifti_1_header headerFor(const Volume& volume, bool wide = false) {
   nifti_1_header h{};
   const ImageGeometry& g = volume.geometry();
   h.sizeof_hdr = 348;
   h.dim[0] = 3;
   for (int a = 0; a < 3; ++a) {
+    if (wide && g.size[std::size_t(a)] > 32767) {
+      continue;
+    }
     if (g.size[std::size_t(a)] > 32767) {
       throw Error(ErrorKind::TooLarge, {},
                   "NIfTI-1 holds at most 32767 voxels along an axis, not " +
@@ -93,6 +100,44 @@ nifti_1_header headerFor(const Volume& volume) {
     h.pixdim[a + 1] = float(g.spacing[std::size_t(a)]);
   }
   return h;
+}
+
+template <class T>
+void put(unsigned char* out, std::size_t offset, T value) {
+  std::memcpy(out + offset, &value, sizeof(T));
+}
+
+// The 540-byte NIfTI-2 header (and the 4 extension-flag bytes) with the content of `h` and the
+// true sizes `dims` (dims[0] the number of dimensions).
+std::vector<unsigned char> nifti2Header(const nifti_1_header& h,
+                                        const std::array<std::int64_t, 8>& dims) {
+  std::vector<unsigned char> out(kNifti2VoxOffset, 0);
+  unsigned char* b = out.data();
+  put<std::int32_t>(b, 0, 540);
+  std::memcpy(b + 4, "n+2\0\r\n\032\n", 8);
+  put<std::int16_t>(b, 12, h.datatype);
+  put<std::int16_t>(b, 14, h.bitpix);
+  for (int i = 0; i < 8; ++i) {
+    put<std::int64_t>(b, 16 + 8 * std::size_t(i), dims[std::size_t(i)]);
+    put<double>(b, 104 + 8 * std::size_t(i), h.pixdim[i]);
+  }
+  put<std::int64_t>(b, 168, static_cast<std::int64_t>(kNifti2VoxOffset));
+  put<double>(b, 176, h.scl_slope);
+  put<double>(b, 184, h.scl_inter);
+  put<std::int32_t>(b, 344, h.qform_code);
+  put<std::int32_t>(b, 348, h.sform_code);
+  const float q[6] = {h.quatern_b, h.quatern_c, h.quatern_d, h.qoffset_x, h.qoffset_y, h.qoffset_z};
+  for (int i = 0; i < 6; ++i) {
+    put<double>(b, 352 + 8 * std::size_t(i), q[i]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    put<double>(b, 400 + 8 * std::size_t(i), h.srow_x[i]);
+    put<double>(b, 432 + 8 * std::size_t(i), h.srow_y[i]);
+    put<double>(b, 464 + 8 * std::size_t(i), h.srow_z[i]);
+  }
+  put<std::int32_t>(b, 500, h.xyzt_units);
+  put<std::int32_t>(b, 504, h.intent_code);
+  return out;  // the four bytes after the header stay 0: no extensions
 }
 
 // A file descriptor writing everything or throwing Error naming the target.
@@ -143,7 +188,7 @@ class Output {
 };
 
 // The whole file through ISA-L's deflate, gzip-wrapped.
-void writeGzip(Output& out, const unsigned char* header, const unsigned char* voxels,
+void writeGzip(Output& out, const std::vector<unsigned char>& header, const unsigned char* voxels,
                std::size_t bytes, ProgressSink& progress) {
   isal_zstream z;
   isal_deflate_init(&z);
@@ -166,7 +211,7 @@ void writeGzip(Output& out, const unsigned char* header, const unsigned char* vo
       out.write(buffer.data(), buffer.size() - z.avail_out);
     } while (z.avail_in > 0 || (last && z.internal_state.state != ZSTATE_END));
   };
-  pump(header, kVoxOffset, bytes == 0);
+  pump(header.data(), header.size(), bytes == 0);
   for (std::size_t done = 0; done < bytes;) {
     progress.throwIfCancelled();
     const std::size_t n = std::min(kSlab, bytes - done);
@@ -176,9 +221,9 @@ void writeGzip(Output& out, const unsigned char* header, const unsigned char* vo
   }
 }
 
-void writePlain(Output& out, const unsigned char* header, const unsigned char* voxels,
+void writePlain(Output& out, const std::vector<unsigned char>& header, const unsigned char* voxels,
                 std::size_t bytes, ProgressSink& progress) {
-  out.write(header, kVoxOffset);
+  out.write(header.data(), header.size());
   for (std::size_t done = 0; done < bytes;) {
     progress.throwIfCancelled();
     const std::size_t n = std::min(kSlab, bytes - done);
@@ -191,24 +236,32 @@ void writePlain(Output& out, const unsigned char* header, const unsigned char* v
 }  // namespace
 
 void writeNiftiFile(const Volume& volume, const std::filesystem::path& path, ProgressSink& progress,
-                    bool allFrames) {
+                    bool allFrames, bool nifti2) {
   const std::string name = path.filename().string();
   const bool gz = name.size() > 7 && name.compare(name.size() - 7, 7, ".nii.gz") == 0;
+  // NIfTI-2 when asked, or when an axis or the frames exceed NIfTI-1's 32767.
+  const auto& size = volume.geometry().size;
+  const std::size_t frames = allFrames && volume.info().frames ? volume.info().frames->count() : 1;
+  const bool wide = nifti2 || frames > 32767 ||
+                    std::any_of(size.begin(), size.end(), [](std::size_t n) { return n > 32767; });
   nifti_1_header h;
   try {
-    h = headerFor(volume);
+    h = headerFor(volume, wide);
   } catch (const Error& e) {
     throw Error(e.kind(), path.string(), e.detail());
+  }
+  std::array<std::int64_t, 8> dims{3, 1, 1, 1, 1, 1, 1, 1};
+  for (std::size_t a = 0; a < 3; ++a) {
+    dims[a + 1] = static_cast<std::int64_t>(size[a]);
   }
   const auto* voxels = static_cast<const unsigned char*>(volume.voxels().data());
   std::size_t bytes = volume.voxels().bytes();
   if (allFrames && volume.info().frames) {
     const FrameSeries& series = *volume.info().frames;
-    if (series.count() > 32767) {
-      throw Error(ErrorKind::TooLarge, path.string(), "NIfTI-1 holds at most 32767 frames");
-    }
     h.dim[0] = 4;
-    h.dim[4] = static_cast<short>(series.count());
+    h.dim[4] = static_cast<short>(std::min<std::size_t>(series.count(), 32767));
+    dims[0] = 4;
+    dims[4] = static_cast<std::int64_t>(series.count());
     const FrameAxis& axis = series.axis();
     h.pixdim[4] = axis.name == "time" && axis.values.size() > 1
                       ? float(axis.values[1] - axis.values[0])  // seconds (xyzt_units)
@@ -232,6 +285,8 @@ void writeNiftiFile(const Volume& volume, const std::filesystem::path& path, Pro
       h.dim[0] = 5;
       h.dim[4] = std::max<short>(h.dim[4], 1);
       h.dim[5] = 3;
+      dims[0] = 5;
+      dims[5] = 3;
       h.intent_code = NIFTI_INTENT_VECTOR;
       const std::size_t size = scalarSize(colour->type());
       const std::size_t n = colour->count() / 3;
@@ -246,8 +301,13 @@ void writeNiftiFile(const Volume& volume, const std::filesystem::path& path, Pro
       bytes = planar.size();
     }
   }
-  unsigned char header[kVoxOffset] = {};
-  std::memcpy(header, &h, sizeof h);  // then four zero bytes: no extensions
+  std::vector<unsigned char> header;
+  if (wide) {
+    header = nifti2Header(h, dims);
+  } else {
+    header.assign(kVoxOffset, 0);
+    std::memcpy(header.data(), &h, sizeof h);  // then four zero bytes: no extensions
+  }
   const std::filesystem::path tmp = temporarySiblingPath(path);
   try {
     Output out(tmp, path.string());

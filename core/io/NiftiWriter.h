@@ -14,8 +14,9 @@ namespace delineate::core {
 
 // `path` ends in .nii or .nii.gz. Throws Error naming `path`, CancelledError when cancelled.
 // With allFrames, a frame of a 4-D image writes every frame of its series (dim[4], and a time
-// axis as pixdim[4] in seconds); otherwise only the volume itself.
+// axis as pixdim[4] in seconds); otherwise only the volume itself. NIfTI-1, or NIfTI-2 (540-byte
+// header, 64-bit sizes and doubles) when `nifti2` asks or an axis or the frames exceed 32767.
 void writeNiftiFile(const Volume& volume, const std::filesystem::path& path, ProgressSink& progress,
-                    bool allFrames = false);
+                    bool allFrames = false, bool nifti2 = false);
 
 }  // namespace delineate::core

@@ -76,3 +76,24 @@ TEST(ForeignFileTest, ANifti2HeaderClaimingMoreThanTheFileHoldsIsRefusedBeforeAl
     EXPECT_NE(what.find("truncated or corrupt"), std::string::npos) << what;
   }
 }
+
+// Found by fuzzing: a JPEG 2000 file claiming 1793 samples per pixel with MONOCHROME1 reached
+// GDCM, whose assertion (at most 4 samples) aborted the process. The sample count is checked
+// before any decoder sees the file; and a malformed Acquisition Time ("1ERIVED") no longer throws
+// a foreign exception out of the folder scan.
+TEST(ForeignFileTest, DicomFilesThatOnceTookTheLoaderDownAreRefusedByName) {
+  const fs::path repro = fs::path(DELINEATE_TEST_DATA) / "repro";
+  for (const char* name :
+       {"dicom-jpeg2000-five-samples-gdcm-abort.dcm", "dicom-acquisition-time-not-digits.dcm"}) {
+    SCOPED_TRACE(name);
+    delineate::test::TempDir dir;
+    fs::copy_file(repro / name, dir.path() / name);
+    NullProgress progress;
+    try {
+      const OpenedPath opened = openPath(dir.path() / name, progress);
+      EXPECT_TRUE(opened.volume) << "opened nothing and said nothing";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  }
+}

@@ -162,7 +162,9 @@ TEST_F(FourDimensionalImage, ALabelMapStaysWhileTheDocumentShowsAnotherFrame) {
 
 // A DCE series written by pydicom, 3 positions x 4 time points: as classic files (one a slice,
 // shuffled, told apart by Temporal Position Identifier) and as one enhanced multi-frame file
-// whose shuffled frames name their Temporal Position Index. Each opens as 4 frames of 3 slices.
+// whose shuffled frames name their Temporal Position Index; and a diffusion series of b = 0 and
+// b = 1000 in three directions (told apart by b-value and gradient direction only). Each opens
+// as 4 frames of 3 slices.
 class FourDimensionalDicom : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(FourDimensionalDicom, SlicesRepeatingAtEveryPositionAreFramesInTheirTemporalOrder) {
@@ -182,15 +184,22 @@ TEST_P(FourDimensionalDicom, SlicesRepeatingAtEveryPositionAreFramesInTheirTempo
 
   NullProgress progress;
   const VolumePtr first =
-      openPath(dir / (which == "dce-4d-series" ? "series" : "enhanced"), progress).volume;
+      openPath(dir / (which == "enhanced-dce-4d" ? "enhanced" : "series"), progress).volume;
   ASSERT_TRUE(first);
   ASSERT_TRUE(first->info().frames)
       << "read as 3-D; warnings: "
       << (first->info().warnings.empty() ? std::string() : first->info().warnings.front());
   const FrameSeries& series = *first->info().frames;
   ASSERT_EQ(series.count(), 4u);
-  EXPECT_EQ(series.axis().name, "time point");
-  EXPECT_EQ(series.axis().label(2), "time point 3");
+  if (which == "dwi-directions") {
+    // b = 0, then b = 1000 in three directions: frames by b-value, then direction.
+    EXPECT_EQ(series.axis().name, "diffusion b-value");
+    EXPECT_EQ(series.axis().values, (std::vector<double>{0, 1000, 1000, 1000}));
+    EXPECT_EQ(series.axis().label(3), "diffusion b-value 1000 s/mm²");
+  } else {
+    EXPECT_EQ(series.axis().name, "time point");
+    EXPECT_EQ(series.axis().label(2), "time point 3");
+  }
   EXPECT_EQ(first->geometry().size, (Size3{5, 6, 3}));
   EXPECT_NEAR(first->geometry().spacing[2], 2.5, 1e-6);
   for (const auto& w : first->info().warnings) {
@@ -207,10 +216,12 @@ TEST_P(FourDimensionalDicom, SlicesRepeatingAtEveryPositionAreFramesInTheirTempo
 }
 
 INSTANTIATE_TEST_SUITE_P(Producers, FourDimensionalDicom,
-                         ::testing::Values("dce-4d-series", "enhanced-dce-4d"),
+                         ::testing::Values("dce-4d-series", "enhanced-dce-4d", "dwi-directions"),
                          [](const auto& info) {
-                           return std::string(info.param) == "dce-4d-series" ? "ClassicFiles"
-                                                                             : "EnhancedMultiFrame";
+                           const std::string p = info.param;
+                           return p == "dce-4d-series"     ? "ClassicFiles"
+                                  : p == "enhanced-dce-4d" ? "EnhancedMultiFrame"
+                                                           : "DiffusionDirections";
                          });
 
 TEST(DicomFrameSplit, TellsTheRepeatsApartByTheFirstKeyThatDiffersAtEveryPosition) {

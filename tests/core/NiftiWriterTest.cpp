@@ -6,14 +6,19 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "DicomTestSupport.h"
 #include "FileSizeLimit.h"
+#include "RunCommand.h"
 #include "TempDir.h"
 #include "core/Error.h"
 #include "core/io/LabelMapFileIO.h"
+#include "core/io/Nifti2Reader.h"
 #include "core/io/VolumeFileIO.h"
 
 using namespace delineate::core;
@@ -123,4 +128,53 @@ TEST(NiftiWriter, ADiskThatRefusesMoreBytesIsAnErrorNamingTheFile) {
   EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
   EXPECT_FALSE(fs::exists(file));
   EXPECT_TRUE(fs::is_empty(dir.path())) << "nothing half-written left";
+}
+
+TEST(NiftiWriter, Nifti2ReadsBackOnTheSameGridHereAndInNibabel) {
+  TempDir dir;
+  const ImageGeometry g = awkwardGrid();
+  const VolumePtr v = makeVolume(ScalarType::Int16, g, fixedInfo("MR"),
+                                 [](std::size_t i, std::size_t j, std::size_t k) {
+                                   return double(int(i * 3 + j * 5 + k * 7) - 40);
+                                 });
+  for (const char* name : {"v2.nii", "v2.nii.gz"}) {
+    SCOPED_TRACE(name);
+    NullProgress progress;
+    writeNiftiFile(*v, dir / name, progress, false, /*nifti2=*/true);
+    ASSERT_TRUE(isNifti2File(dir / name)) << "a 540-byte header with the n+2 magic";
+    const VolumePtr back = readVolumeFile(dir / name, progress);
+    EXPECT_EQ(back->scalarType(), ScalarType::Int16);
+    EXPECT_EQ(back->geometry().differenceFrom(g), "");
+    ASSERT_EQ(back->voxels().bytes(), v->voxels().bytes());
+    EXPECT_EQ(std::memcmp(back->voxels().data(), v->voxels().data(), v->voxels().bytes()), 0);
+  }
+  // nibabel, another reader, sees a NIfTI-2 image of that shape, its values and the grid.
+  if (delineate::test::runCommand("/usr/bin/python3 -c 'import nibabel'") != 0) {
+    GTEST_SKIP() << "python3-nibabel missing (scripts/install-deps.sh)";
+  }
+  std::string out;
+  ASSERT_EQ(delineate::test::runCommand(
+                "/usr/bin/python3 -c \"import nibabel as nib, numpy as np; i = nib.load('" +
+                    (dir / "v2.nii.gz").string() +
+                    "'); a = np.asanyarray(i.dataobj); "
+                    "print(type(i).__name__, a.shape, int(a[5, 4, 3]), "
+                    "' '.join('%.3f' % (x + 0.0) for x in i.affine[:3].ravel()))\"",
+                &out),
+            0)
+      << out;
+  std::ostringstream expected;
+  expected << "Nifti2Image (19, 13, 7) " << int(5 * 3 + 4 * 5 + 3 * 7) - 40 << " ";
+  // RAS affine = diag(-1, -1, 1) * [D * spacing | origin].
+  const double flip[3] = {-1, -1, 1};
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      const double x =
+          c < 3 ? flip[r] * g.direction[std::size_t(3 * r + c)] * g.spacing[std::size_t(c)]
+                : flip[r] * g.origin[std::size_t(r)];
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3f", x == 0 ? 0.0 : x);
+      expected << (r || c ? " " : "") << buf;
+    }
+  }
+  EXPECT_NE(out.find(expected.str()), std::string::npos) << out << "\nexpected " << expected.str();
 }

@@ -176,6 +176,35 @@ def dx_10bit():
     return ds
 
 
+def dwi_series(out):
+    """Diffusion MR: 3 positions x (b=0 and b=1000 in 3 directions), one file per slice in
+    shuffled order, told apart only by Diffusion b-value and Diffusion Gradient Orientation.
+    Returns the reference in the reader's frame order: by b-value, then direction."""
+    study, series, frame_of_ref = generate_uid(), generate_uid(), generate_uid()
+    volumes = [(0, [0.0, 0.0, 0.0]), (1000, [1.0, 0.0, 0.0]), (1000, [0.0, 1.0, 0.0]),
+               (1000, [0.0, 0.0, 1.0])]
+    ordered = sorted(range(4), key=lambda v: (volumes[v][0], *volumes[v][1]))
+    order = [(v, z) for v in range(4) for z in range(3)]
+    rng = np.random.default_rng(5)
+    rng.shuffle(order)
+    ref = np.zeros((4, 3, ROWS, COLS))
+    folder = os.path.join(out, "series")
+    os.makedirs(folder, exist_ok=True)
+    for number, (v, z) in enumerate(order):
+        ds = base("MR", "1.2.840.10008.5.1.4.1.1.4")
+        ds.StudyInstanceUID, ds.SeriesInstanceUID = study, series
+        ds.FrameOfReferenceUID = frame_of_ref
+        ds.InstanceNumber = number + 1
+        ds.ImagePositionPatient = [-10, -20, 30 + 2.5 * z]
+        ds.DiffusionBValue = volumes[v][0]
+        ds.DiffusionGradientOrientation = volumes[v][1]
+        stored = ramp(1, 100 * v + 10 * z, 100 * v + 10 * z + 29, np.uint16)
+        pixels(ds, stored, 16, False)
+        ref[ordered.index(v), z] = stored[0]
+        write(ds, os.path.join(folder, "img%02d.dcm" % number))
+    return ref
+
+
 def enhanced_dce(out):
     """The same DCE data as dce_series, as one Enhanced MR Image (multi-frame) file: 12 frames in
     shuffled order, each with its Plane Position and Frame Content (Temporal Position Index)
@@ -274,16 +303,17 @@ def reference(path, producer_path):
 
 def main():
     if len(sys.argv) == 2 and sys.argv[1] == "--list":
-        print("\n".join(list(CASES) + ["dce-4d-series", "enhanced-dce-4d"]))
+        print("\n".join(list(CASES) + ["dce-4d-series", "enhanced-dce-4d", "dwi-directions"]))
         return
     case, out = sys.argv[1], sys.argv[2]
-    if case in ("dce-4d-series", "enhanced-dce-4d"):
-        ref = dce_series(out) if case == "dce-4d-series" else enhanced_dce(out)
+    if case in ("dce-4d-series", "enhanced-dce-4d", "dwi-directions"):
+        ref = {"dce-4d-series": dce_series, "enhanced-dce-4d": enhanced_dce,
+               "dwi-directions": dwi_series}[case](out)
         ref.astype("<f8").tofile(os.path.join(out, "reference.f64"))
         with open(os.path.join(out, "reference.txt"), "w") as f:
             f.write("%d %d %d %d\n" % ref.shape)
         with open(os.path.join(out, "image.txt"), "w") as f:
-            f.write(("series" if case == "dce-4d-series" else "enhanced") + "\n")
+            f.write(("enhanced" if case == "enhanced-dce-4d" else "series") + "\n")
         return
     build, big_endian = CASES[case]
     if case.endswith("-j2k-gdcm"):
