@@ -10,9 +10,13 @@
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmdata/dcxfer.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
@@ -97,6 +101,57 @@ bool fixBigEndian32(unsigned char* frame, const DicomFileHeader& h, bool pixelSi
   }
   swapHalves(frame, samples);
   return false;
+}
+
+// A temporary file removed when this goes away.
+struct TemporaryFile {
+  std::filesystem::path path;
+  ~TemporaryFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+};
+
+// GDCM asserts (ends the process) on attributes it does not expect: more than four samples, a
+// Bits Stored of the wrong VR, ... (found by fuzzing). It gets a copy instead, holding only what
+// decoding needs, written by DCMTK from the values the loader has checked, and the fragments.
+void writeCleanJpeg2000Copy(const DicomFileHeader& h, const DcmPixelSequence& fragments,
+                            E_TransferSyntax xfer, const std::filesystem::path& target) {
+  static std::atomic<unsigned> counter{0};
+  DcmFileFormat copy;
+  DcmDataset* ds = copy.getDataset();
+  const std::string where = h.path;
+  auto put = [&](const DcmTagKey& tag, const std::string& value) {
+    checkDicom(ds->putAndInsertString(tag, value.c_str()), where, "copying the image attributes");
+  };
+  auto put16 = [&](const DcmTagKey& tag, std::size_t value) {
+    checkDicom(ds->putAndInsertUint16(tag, static_cast<Uint16>(value)), where,
+               "copying the image attributes");
+  };
+  put(DCM_SOPClassUID, UID_SecondaryCaptureImageStorage);
+  put(DCM_SOPInstanceUID, "1.2.826.0.1.3680043.10.3." + std::to_string(::getpid()) + "." +
+                              std::to_string(counter.fetch_add(1) + 1));
+  put16(DCM_Rows, h.rows);
+  put16(DCM_Columns, h.columns);
+  put16(DCM_SamplesPerPixel, h.samplesPerPixel);
+  // Palette indices decode as grey (the palette is applied afterwards); colour keeps its model.
+  const bool threeSamples = h.samplesPerPixel == 3;
+  put(DCM_PhotometricInterpretation, threeSamples ? h.photometric : std::string("MONOCHROME2"));
+  if (threeSamples) {
+    put16(DCM_PlanarConfiguration, h.planarConfiguration);
+  }
+  put16(DCM_BitsAllocated, h.bitsAllocated);
+  put16(DCM_BitsStored, h.bitsStored);
+  put16(DCM_HighBit, h.highBit);
+  put16(DCM_PixelRepresentation, h.pixelSigned ? 1 : 0);
+  if (h.frames > 1) {
+    put(DCM_NumberOfFrames, std::to_string(h.frames));
+  }
+  auto* pixels = new DcmPixelData(DCM_PixelData);
+  pixels->putOriginalRepresentation(xfer, nullptr, new DcmPixelSequence(fragments));
+  checkDicom(ds->insert(pixels, true), where, "copying the JPEG 2000 fragments");
+  checkDicom(copy.saveFile(target.c_str(), xfer), where,
+             "writing a copy for the JPEG 2000 decoder in " + target.parent_path().string());
 }
 
 }  // namespace
@@ -290,9 +345,13 @@ void DicomFrameDecoder::decodeWithDcmtk(const DicomDecodeUnit& unit, ProgressSin
 
 void DicomFrameDecoder::decodeJpeg2000(const DicomDecodeUnit& unit, ProgressSink& progress) {
   const DicomFileHeader& h = headers_[unit.file];
+  static std::atomic<unsigned> copies{0};
+  TemporaryFile clean{std::filesystem::temp_directory_path() /
+                      ("delineate-j2k-" + std::to_string(::getpid()) + "-" +
+                       std::to_string(copies.fetch_add(1)) + ".dcm")};
   {
-    // GDCM trusts fragment lengths (a corrupt one makes it allocate gigabytes): let DCMTK's
-    // stricter parse vet the file first.
+    // GDCM trusts fragment lengths (a corrupt one makes it allocate gigabytes): DCMTK's stricter
+    // parse vets the file first, and GDCM reads a clean copy of what it needs.
     DcmFileFormat file;
     DcmPixelData* pixels = openPixelData(h, file);
     DcmPixelSequence* fragments = nullptr;
@@ -302,10 +361,17 @@ void DicomFrameDecoder::decodeJpeg2000(const DicomDecodeUnit& unit, ProgressSink
     if (fragments == nullptr || fragments->card() < 2) {
       throw Error(ErrorKind::InvalidInput, h.path, "JPEG 2000 pixel data without fragments");
     }
+    writeCleanJpeg2000Copy(h, *fragments, xfer, clean.path);
   }
   const bool colour = rgbBase_ != nullptr;
-  const Jpeg2000Frames frames =
-      readJpeg2000Frames(h.path, h.rows, h.columns, h.frames, format_, h.samplesPerPixel);
+  Jpeg2000Frames frames = [&] {
+    try {
+      return readJpeg2000Frames(clean.path.string(), h.rows, h.columns, h.frames, format_,
+                                h.samplesPerPixel);
+    } catch (const Error& e) {
+      throw Error(e.kind(), h.path, e.detail());  // name the user's file, not the copy
+    }
+  }();
   for (const auto& [frame, slice] : unit.frames) {
     progress.throwIfCancelled();
     if (colour) {

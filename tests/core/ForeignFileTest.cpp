@@ -77,14 +77,15 @@ TEST(ForeignFileTest, ANifti2HeaderClaimingMoreThanTheFileHoldsIsRefusedBeforeAl
   }
 }
 
-// Found by fuzzing: a JPEG 2000 file claiming 1793 samples per pixel with MONOCHROME1 reached
-// GDCM, whose assertion (at most 4 samples) aborted the process. The sample count is checked
-// before any decoder sees the file; and a malformed Acquisition Time ("1ERIVED") no longer throws
-// a foreign exception out of the folder scan.
+// Found by fuzzing: JPEG 2000 files reached GDCM, whose assertions aborted the process: one
+// claimed 1793 samples per pixel, one stored High Bit with VR FL. GDCM now reads a clean copy
+// holding only the attributes the loader checked. And a malformed Acquisition Time ("1ERIVED")
+// no longer throws a foreign exception out of the folder scan.
 TEST(ForeignFileTest, DicomFilesThatOnceTookTheLoaderDownAreRefusedByName) {
   const fs::path repro = fs::path(DELINEATE_TEST_DATA) / "repro";
-  for (const char* name :
-       {"dicom-jpeg2000-five-samples-gdcm-abort.dcm", "dicom-acquisition-time-not-digits.dcm"}) {
+  for (const char* name : {"dicom-jpeg2000-five-samples-gdcm-abort.dcm",
+                           "dicom-jpeg2000-high-bit-as-float-gdcm-abort.dcm",
+                           "dicom-acquisition-time-not-digits.dcm"}) {
     SCOPED_TRACE(name);
     delineate::test::TempDir dir;
     fs::copy_file(repro / name, dir.path() / name);
