@@ -30,9 +30,9 @@
 namespace delineate::viewers {
 
 namespace {
-// Above this many voxels the software mapper renders without gradients: 3 bytes a voxel would
-// be 2.4 GB for a 1024 x 1024 x 800 image, 1.5x its int16 voxels.
-std::atomic<std::size_t> cpuGradientVoxelLimit{std::size_t{160} << 20};
+// Above this many voxels the software mapper renders without gradients: 3 bytes a voxel, 1.5x
+// an int16 image (393 MB for a 512 x 512 x 500 CT, 2.4 GB for 1024 x 1024 x 800).
+std::atomic<std::size_t> cpuGradientVoxelLimit{VolumeScene::kDefaultCpuGradientVoxelLimit};
 }  // namespace
 
 VolumeScene::VolumeScene() {

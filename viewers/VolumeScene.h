@@ -53,8 +53,10 @@ class VolumeScene {
   // True when the software mapper renders a large image without shading and gradient opacity:
   // their gradients would take 3 bytes a voxel (1.5x an int16 image) on top of the voxels.
   bool shadingReducedForMemory() const;
-  // The voxel count above which that happens (default 160 Mi voxels); for tests and machines
-  // with memory to spare. Applies to scenes given a volume afterwards.
+  // The voxel count above which that happens: by default 32 Mi voxels, so shading never costs
+  // more than 96 MB; for tests and machines with memory to spare. Applies to scenes given a
+  // volume afterwards.
+  static constexpr std::size_t kDefaultCpuGradientVoxelLimit = std::size_t{32} << 20;
   static void setCpuGradientVoxelLimit(std::size_t voxels);
   // How finely rays are sampled (applies at once, to the current level of detail).
   void setQuality(VolumeQuality quality);

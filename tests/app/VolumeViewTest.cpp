@@ -161,7 +161,7 @@ TEST(VolumeView, ALargeImageOnTheSoftwareMapperRendersUnshadedToSpareItsGradient
   large.setVolume(SyntheticCt::make());
   large.setPreset(VolumePreset::CtSoftTissue);
   ASSERT_TRUE(waitUntil([&] { return large.hasRenderedVolume(); }, 60000));
-  VolumeScene::setCpuGradientVoxelLimit(std::size_t{160} << 20);
+  VolumeScene::setCpuGradientVoxelLimit(VolumeScene::kDefaultCpuGradientVoxelLimit);
   EXPECT_TRUE(large.shadingReducedForMemory());
   const QImage without = test::grabCanvas(large.canvas());
   EXPECT_GT(coveredPixels(without), without.width() * without.height() / 6) << "still drawn";
