@@ -33,7 +33,7 @@ namespace delineate::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kDetectUsage =
     "usage: delineate-cli detect [--json OUT.json] [--study UID] DIR...\n"
     "       delineate-cli detect --server URL --model NAME [--token TOKEN] [--ca CA.pem]\n"
     "                            [--user NAME [--password-file FILE]]\n"
@@ -109,13 +109,14 @@ int runDetect(const Args& args) {
     } else if (!args[i].empty() && args[i][0] != '-') {
       folders.emplace_back(args[i]);
     } else {
-      std::fprintf(stderr, "delineate-cli detect: bad argument '%s'\n%s", args[i].c_str(), kUsage);
+      std::fprintf(stderr, "delineate-cli detect: bad argument '%s'\n%s", args[i].c_str(),
+                   kDetectUsage);
       return 2;
     }
   }
   if (folders.empty() || server.url.empty() != model.empty() ||
       (server.url.empty() && !(user.empty() && server.token.empty()))) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kDetectUsage, stderr);
     return 2;
   }
   std::optional<std::string> password;

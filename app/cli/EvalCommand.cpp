@@ -14,7 +14,7 @@ namespace delineate::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kEvalUsage =
     "usage: delineate-cli eval --ref DIR --test DIR [--labels NAME,NAME...] [--tolerance MM]\n"
     "                          [--resample] [--csv OUT.csv] [--json OUT.json]\n"
     "  pairs the label files (.nii.gz .nii .nrrd .mha, DICOM SEG .dcm) of both folders by file\n"
@@ -108,7 +108,7 @@ void printSummary(const core::DatasetEvaluation& e) {
 int runEval(const Args& args) {
   EvalArgs a;
   if (!parse(args, a)) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kEvalUsage, stderr);
     return 2;
   }
   core::DatasetEvaluationOptions options;

@@ -20,7 +20,7 @@ namespace delineate::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kHangUsage =
     "usage: delineate-cli hang [--layout ID] [--protocols FILE.json] [--study UID] DIR...\n"
     "  reads the mammograms (DX/MG DICOM) under the folders and prints, as JSON, the image each\n"
     "  viewport of the hanging protocol shows (default mammo-4up), the current and prior study,\n"
@@ -47,7 +47,8 @@ int runHang(const Args& args) {
     } else if (!args[i].empty() && args[i][0] != '-') {
       folders.emplace_back(args[i]);
     } else {
-      std::fprintf(stderr, "delineate-cli hang: bad argument '%s'\n%s", args[i].c_str(), kUsage);
+      std::fprintf(stderr, "delineate-cli hang: bad argument '%s'\n%s", args[i].c_str(),
+                   kHangUsage);
       return 2;
     }
   }
@@ -72,7 +73,7 @@ int runHang(const Args& args) {
     return 2;
   }
   if (folders.empty()) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kHangUsage, stderr);
     return 2;
   }
   CliProgress progress;

@@ -21,7 +21,7 @@ namespace delineate::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kInferUsage =
     "usage: delineate-cli infer --server URL --model NAME --image FILE|DICOM_DIR\n"
     "                           [--fg i,j,k ...] [--bg i,j,k ...] [--extreme i,j,k x6]\n"
     "                           [--label NAME] [--api monai|aiaa]\n"
@@ -96,7 +96,7 @@ int runInfer(const Args& args) {
     } else if (a == "--allow-burned-in") {
       config.outbound.deidentify = false;
     } else if (!hasValue) {
-      std::fprintf(stderr, "delineate-cli infer: '%s' needs a value\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "delineate-cli infer: '%s' needs a value\n%s", a.c_str(), kInferUsage);
       return 2;
     } else if (a == "--server") {
       config.url = args[++i];
@@ -127,13 +127,13 @@ int runInfer(const Args& args) {
       (a == "--fg" ? request.foreground : request.background).push_back(v);
       ++i;
     } else {
-      std::fprintf(stderr, "delineate-cli infer: bad argument '%s'\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "delineate-cli infer: bad argument '%s'\n%s", a.c_str(), kInferUsage);
       return 2;
     }
   }
   if (config.url.empty() || request.model.empty() || image.empty() || out.empty() ||
       (api != "monai" && api != "aiaa")) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kInferUsage, stderr);
     return 2;
   }
   if (!request.extremePoints.empty() && request.extremePoints.size() != 6) {

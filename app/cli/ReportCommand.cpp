@@ -23,7 +23,7 @@ using cr::ExportFormat;
 using cr::ExportRequest;
 using cr::ExportResult;
 
-constexpr const char* kUsage =
+constexpr const char* kReportUsage =
     "usage: delineate-cli report export REPORT.json --format sr|pdf|json --out FILE\n"
     "                                  [--image DIR] [--labels FILE] [--seg SEG.dcm]\n"
     "                                  [--study DIR [--findings FILE]]\n"
@@ -43,7 +43,7 @@ constexpr const char* kUsage =
     "  what is missing for signing, the signature and addenda.\n";
 
 int usageError(const std::string& what) {
-  std::fprintf(stderr, "delineate-cli report: %s\n%s", what.c_str(), kUsage);
+  std::fprintf(stderr, "delineate-cli report: %s\n%s", what.c_str(), kReportUsage);
   return 2;
 }
 

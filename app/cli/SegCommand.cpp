@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kSegUsage =
     "usage: delineate-cli seg export --image SERIES_DIR --label LABEL.nii.gz\n"
     "                                [--segments SEGMENTS.json] --out SEG.dcm\n"
     "                                [--series UID] [--description TEXT] [--creator NAME]\n"
@@ -110,7 +110,7 @@ std::string gridText(const core::ImageGeometry& g) {
 
 int runExport(const SegArgs& a) {
   if (a.image.empty() || a.label.empty() || a.out.empty() || !a.positional.empty()) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kSegUsage, stderr);
     return 2;
   }
   CliProgress progress;
@@ -146,7 +146,7 @@ int runExport(const SegArgs& a) {
 
 int runImport(const SegArgs& a) {
   if (a.positional.size() != 1 || a.out.empty()) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kSegUsage, stderr);
     return 2;
   }
   const fs::path seg = a.positional[0];
@@ -181,7 +181,7 @@ int runImport(const SegArgs& a) {
 int runSeg(const Args& args) {
   SegArgs parsed;
   if (args.empty() || !parse(args, parsed)) {
-    std::fputs(kUsage, stderr);
+    std::fputs(kSegUsage, stderr);
     return 2;
   }
   if (args[0] == "export") {
@@ -190,7 +190,7 @@ int runSeg(const Args& args) {
   if (args[0] == "import") {
     return runImport(parsed);
   }
-  std::fputs(kUsage, stderr);
+  std::fputs(kSegUsage, stderr);
   return 2;
 }
 

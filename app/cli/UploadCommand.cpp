@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 namespace up = core::upload;
 
-constexpr const char* kUsage =
+constexpr const char* kUploadUsage =
     "usage: delineate-cli upload [--server URL] [--queue DIR]\n"
     "                            [--case IMAGE [LABEL ...]] ... [--dataset DIR] ...\n"
     "                            [--lint | --msd OUT [--modality M]] [--tag TAG] [--prefix P]\n"
@@ -107,14 +107,14 @@ std::optional<Options> parse(const Args& args) {
                a == "--clear-done") {
       o.action = a.substr(2);
     } else {
-      std::fprintf(stderr, "delineate-cli upload: unexpected '%s'\n%s", a.c_str(), kUsage);
+      std::fprintf(stderr, "delineate-cli upload: unexpected '%s'\n%s", a.c_str(), kUploadUsage);
       return std::nullopt;
     }
   }
   const bool local = o.lint || !o.msd.empty();
   if (o.server.url.empty() && !local && o.queue.empty()) {
     std::fprintf(stderr, "delineate-cli upload: --server URL (or --queue DIR) is needed\n%s",
-                 kUsage);
+                 kUploadUsage);
     return std::nullopt;
   }
   if (o.queue.empty() && !o.server.url.empty()) {
@@ -152,7 +152,7 @@ int queueAction(const Options& o) {
 
 int runUpload(const Args& args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    std::printf("%s", kUsage);
+    std::printf("%s", kUploadUsage);
     return 0;
   }
   std::optional<Options> parsed;

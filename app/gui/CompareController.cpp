@@ -22,7 +22,7 @@ namespace delineate::app {
 
 namespace {
 
-constexpr int kRetryMs = 30;
+constexpr int kCompareRetryMs = 30;
 constexpr int kUpdateDelayMs = 700;
 
 // A copy of the proposal's voxels (only its box is copied; the rest of the fresh map is zero
@@ -144,7 +144,7 @@ bool CompareController::compare(const Request& request, QString* error) {
   auto referenceCopy = copyOf(reference);
   auto testCopy = copyOf(test);
   if (!referenceCopy || !testCopy) {
-    updateTimer_->start(kRetryMs);  // a copy is being brought up to date
+    updateTimer_->start(kCompareRetryMs);  // a copy is being brought up to date
     return true;
   }
   core::PairEvaluationOptions options;

@@ -14,7 +14,7 @@ namespace delineate::app {
 
 namespace {
 
-constexpr int kRetryMs = 30;
+constexpr int kRecorderRetryMs = 30;
 
 }  // namespace
 
@@ -135,7 +135,7 @@ void CorrectionRecorder::write(const core::LabelMap& map, const std::filesystem:
   auto copy = session_->readCopy(map);
   if (!copy) {
     const core::LabelMap* target = &map;
-    QTimer::singleShot(kRetryMs, this, [this, target, path] {
+    QTimer::singleShot(kRecorderRetryMs, this, [this, target, path] {
       if (recording(*target)) {
         write(*target, path);
       }

@@ -16,7 +16,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const QColor kFailedTint(255, 214, 214);
 
 // The index of a metric in core::kEvaluationMetrics (a compile error when it is not there).
-consteval std::size_t metric(std::string_view name) {
+consteval std::size_t caseMetric(std::string_view name) {
   for (std::size_t i = 0; i < core::kEvaluationMetrics.size(); ++i) {
     if (name == core::kEvaluationMetrics[i]) {
       return i;
@@ -32,11 +32,11 @@ struct MetricColumn {
   int decimals;
 };
 constexpr MetricColumn kMetricColumns[] = {
-    {EvaluationCaseModel::kDiceColumn, metric("dice"), 4},
-    {EvaluationCaseModel::kHd95Column, metric("hd95_mm"), 2},
-    {EvaluationCaseModel::kAssdColumn, metric("assd_mm"), 2},
-    {EvaluationCaseModel::kSurfaceDiceColumn, metric("surface_dice"), 4},
-    {EvaluationCaseModel::kVolumeDiffPctColumn, metric("volume_diff_pct"), 1}};
+    {EvaluationCaseModel::kDiceColumn, caseMetric("dice"), 4},
+    {EvaluationCaseModel::kHd95Column, caseMetric("hd95_mm"), 2},
+    {EvaluationCaseModel::kAssdColumn, caseMetric("assd_mm"), 2},
+    {EvaluationCaseModel::kSurfaceDiceColumn, caseMetric("surface_dice"), 4},
+    {EvaluationCaseModel::kVolumeDiffPctColumn, caseMetric("volume_diff_pct"), 1}};
 
 QString numberText(double value, int decimals) {
   if (std::isnan(value)) {

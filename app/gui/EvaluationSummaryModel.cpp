@@ -10,7 +10,7 @@ namespace delineate::app {
 namespace {
 
 // The index of a metric in core::kEvaluationMetrics (a compile error when it is not there).
-consteval std::size_t metric(std::string_view name) {
+consteval std::size_t summaryMetric(std::string_view name) {
   for (std::size_t i = 0; i < core::kEvaluationMetrics.size(); ++i) {
     if (name == core::kEvaluationMetrics[i]) {
       return i;
@@ -19,10 +19,10 @@ consteval std::size_t metric(std::string_view name) {
   throw "no such metric";
 }
 
-constexpr std::size_t kDice = metric("dice");
-constexpr std::size_t kHd95 = metric("hd95_mm");
-constexpr std::size_t kAssd = metric("assd_mm");
-constexpr std::size_t kSurfaceDice = metric("surface_dice");
+constexpr std::size_t kDice = summaryMetric("dice");
+constexpr std::size_t kHd95 = summaryMetric("hd95_mm");
+constexpr std::size_t kAssd = summaryMetric("assd_mm");
+constexpr std::size_t kSurfaceDice = summaryMetric("surface_dice");
 
 QString number(double value, int decimals) {
   if (std::isnan(value)) {

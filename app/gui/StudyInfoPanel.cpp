@@ -10,16 +10,16 @@ namespace delineate::app {
 
 namespace {
 
-QString q(const std::string& s) {
+QString fromStd(const std::string& s) {
   return QString::fromStdString(s);
 }
 
 // DICOM dates are YYYYMMDD.
 QString dicomDate(const std::string& d) {
   if (d.size() == 8) {
-    return q(d.substr(0, 4) + "-" + d.substr(4, 2) + "-" + d.substr(6, 2));
+    return fromStd(d.substr(0, 4) + "-" + d.substr(4, 2) + "-" + d.substr(6, 2));
   }
-  return q(d);
+  return fromStd(d);
 }
 
 }  // namespace
@@ -54,32 +54,32 @@ void StudyInfoPanel::setVolume(const core::VolumePtr& volume) {
   }
   const core::VolumeInfo& i = volume->info();
   const core::ImageGeometry& g = volume->geometry();
-  addRow(tr("Patient"), q(i.patientName));
-  addRow(tr("Patient ID"), q(i.patientId));
+  addRow(tr("Patient"), fromStd(i.patientName));
+  addRow(tr("Patient ID"), fromStd(i.patientId));
   addRow(tr("Birth date"), dicomDate(i.patientBirthDate));
-  addRow(tr("Sex"), q(i.patientSex));
+  addRow(tr("Sex"), fromStd(i.patientSex));
   addRow(tr("Study date"), dicomDate(i.studyDate));
-  addRow(tr("Study"), q(i.studyDescription));
-  addRow(tr("Accession"), q(i.accessionNumber));
+  addRow(tr("Study"), fromStd(i.studyDescription));
+  addRow(tr("Accession"), fromStd(i.accessionNumber));
   addRow(
       tr("Series"),
       (i.seriesNumber != 0 ? QString::number(i.seriesNumber) + QStringLiteral(" · ") : QString()) +
-          q(i.seriesDescription));
-  addRow(tr("Modality"), q(i.modality));
+          fromStd(i.seriesDescription));
+  addRow(tr("Modality"), fromStd(i.modality));
   addRow(tr("Size"), QStringLiteral("%1 × %2 × %3").arg(g.size[0]).arg(g.size[1]).arg(g.size[2]));
   addRow(tr("Spacing"), QStringLiteral("%1 × %2 × %3 mm")
                             .arg(g.spacing[0], 0, 'g', 4)
                             .arg(g.spacing[1], 0, 'g', 4)
                             .arg(g.spacing[2], 0, 'g', 4));
-  addRow(tr("Orientation"), q(g.orientationCode()));
-  addRow(tr("Voxel type"), q(std::string(core::toString(volume->scalarType()))));
+  addRow(tr("Orientation"), fromStd(g.orientationCode()));
+  addRow(tr("Voxel type"), fromStd(std::string(core::toString(volume->scalarType()))));
   const auto [lo, hi] = volume->valueRange();
   addRow(tr("Value range"), QStringLiteral("%1 … %2").arg(lo, 0, 'g', 6).arg(hi, 0, 'g', 6));
-  addRow(tr("Encoding"), q(i.transferSyntax));
-  addRow(tr("Source"), q(i.sourcePath));
+  addRow(tr("Encoding"), fromStd(i.transferSyntax));
+  addRow(tr("Source"), fromStd(i.sourcePath));
   QStringList warnings;
   for (const auto& w : i.warnings) {
-    warnings << q(w);
+    warnings << fromStd(w);
   }
   addRow(tr("Warnings"), warnings.join(QLatin1Char('\n')));
 }

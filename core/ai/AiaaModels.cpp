@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/Error.h"
+#include "core/Text.h"
 
 namespace delineate::core::ai {
 
@@ -11,14 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-std::string text(const json& j, const char* key) {
+std::string fieldText(const json& j, const char* key) {
   if (!j.contains(key)) {
     return {};
   }
@@ -28,10 +22,10 @@ std::string text(const json& j, const char* key) {
 
 AiaaModel modelFrom(const json& j) {
   AiaaModel m;
-  m.name = text(j, "name");
-  m.type = text(j, "type");
-  m.description = text(j, "description");
-  m.version = text(j, "version");
+  m.name = fieldText(j, "name");
+  m.type = fieldText(j, "type");
+  m.description = fieldText(j, "description");
+  m.version = fieldText(j, "version");
   if (j.contains("labels") && j["labels"].is_array()) {
     for (const json& l : j["labels"]) {
       if (l.is_string()) {
@@ -55,7 +49,7 @@ AiaaModel modelFrom(const json& j) {
       m.roi = roi;
     }
   }
-  const std::string deepgrow = text(j, "deepgrow");
+  const std::string deepgrow = fieldText(j, "deepgrow");
   if (equalsIgnoreCase(deepgrow, "2D")) {
     m.deepgrowDimension = 2;
   } else if (equalsIgnoreCase(deepgrow, "3D")) {

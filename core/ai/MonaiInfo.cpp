@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "core/Error.h"
+#include "core/Text.h"
 
 namespace delineate::core::ai {
 
@@ -16,15 +17,6 @@ namespace {
 
 constexpr int kMaxJsonDepth = 128;
 constexpr std::size_t kExcerpt = 60;
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           auto low = [](char c) {
-             return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-           };
-           return low(x) == low(y);
-         });
-}
 
 std::string excerpt(std::string_view s) {
   std::string out;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/Error.h"
+#include "core/Text.h"
 
 namespace delineate::core::ai {
 
@@ -24,18 +25,6 @@ constexpr std::size_t kMaxQuotedInMessage = 60;  // characters of input quoted i
 
 char lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) {
-    return false;
-  }
-  for (std::size_t n = 0; n < a.size(); ++n) {
-    if (lower(a[n]) != lower(b[n])) {
-      return false;
-    }
-  }
-  return true;
 }
 
 std::string toLower(std::string_view s) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "core/io/AtomicFile.h"
 
 namespace delineate::core::deid {
@@ -17,11 +18,6 @@ namespace delineate::core::deid {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Reads through zlib for both plain and gzip files (gzread passes plain files through).
 class Reader {

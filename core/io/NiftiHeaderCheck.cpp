@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/Error.h"
+#include "core/Text.h"
 
 namespace delineate::core {
 
@@ -21,11 +22,6 @@ namespace {
 
 constexpr std::size_t kNifti1Size = 348;
 constexpr std::size_t kNifti2Size = 540;
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // Reads up to n bytes of the (possibly gzip-compressed) file.
 std::string readPrefix(const std::filesystem::path& path, bool gz, std::size_t n) {

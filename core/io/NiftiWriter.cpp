@@ -23,7 +23,7 @@ namespace {
 
 constexpr std::size_t kVoxOffset = 352;        // the header and four bytes of extension flag
 constexpr std::size_t kNifti2VoxOffset = 544;  // NIfTI-2: 540 bytes of header, then the same
-constexpr std::size_t kSlab = 4u << 20;        // bytes of voxels between progress reports
+constexpr std::size_t kWriteSlab = 4u << 20;   // bytes of voxels between progress reports
 constexpr std::size_t kOutBuffer = 1u << 20;   // compressed bytes gathered before a write
 
 std::pair<short, short> niftiType(ScalarType t) {  // datatype, bitpix
@@ -214,7 +214,7 @@ void writeGzip(Output& out, const std::vector<unsigned char>& header, const unsi
   pump(header.data(), header.size(), bytes == 0);
   for (std::size_t done = 0; done < bytes;) {
     progress.throwIfCancelled();
-    const std::size_t n = std::min(kSlab, bytes - done);
+    const std::size_t n = std::min(kWriteSlab, bytes - done);
     pump(voxels + done, n, done + n == bytes);
     done += n;
     progress.report(0.98 * double(done) / double(bytes), "Compressing");
@@ -226,7 +226,7 @@ void writePlain(Output& out, const std::vector<unsigned char>& header, const uns
   out.write(header.data(), header.size());
   for (std::size_t done = 0; done < bytes;) {
     progress.throwIfCancelled();
-    const std::size_t n = std::min(kSlab, bytes - done);
+    const std::size_t n = std::min(kWriteSlab, bytes - done);
     out.write(voxels + done, n);
     done += n;
     progress.report(0.98 * double(done) / double(bytes), "Writing");

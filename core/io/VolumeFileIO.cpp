@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "core/io/AtomicFile.h"
 #include "core/io/ItkInit.h"
 #include "core/io/ItkView.h"
@@ -34,11 +35,6 @@ std::string lowerName(const fs::path& p) {
   std::string s = p.filename().string();
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
-}
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 ScalarType scalarFromItk(itk::IOComponentEnum c, const std::string& file) {

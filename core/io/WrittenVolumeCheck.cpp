@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "core/io/VolumeFileIO.h"
 
 namespace delineate::core {
@@ -15,11 +16,6 @@ namespace delineate::core {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 [[noreturn]] void cutShort(const fs::path& reported, const std::string& what) {
   throw Error(ErrorKind::Io, reported.string(),

@@ -15,7 +15,7 @@ std::string fixed(double value, int decimals) {
 }
 
 template <class T>
-std::string text(const T& value) {
+std::string cellText(const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
     return value;
   } else if constexpr (std::is_same_v<T, int>) {
@@ -31,11 +31,11 @@ std::string text(const T& value) {
 // it).
 template <class T>
 TableCell cell(const ReportField<T>& field) {
-  TableCell c{field.value() ? text(*field.value()) : "-", ""};
+  TableCell c{field.value() ? cellText(*field.value()) : "-", ""};
   if (field.value() || field.aiValue()) {
     c.note = provenanceMark(field.provenance());
     if (field.provenance() == Provenance::Edited && field.aiValue()) {
-      c.note += " (AI: " + text(*field.aiValue()) + ")";
+      c.note += " (AI: " + cellText(*field.aiValue()) + ")";
     }
   }
   return c;
@@ -47,8 +47,8 @@ void descriptor(std::string& out, const char* label, const ReportField<T>& field
     return;
   }
   out += (out.empty() ? "" : "\n") + std::string(label) + ": " +
-         (field.value() ? text(*field.value()) : "-") + " [" + provenanceMark(field.provenance()) +
-         "]";
+         (field.value() ? cellText(*field.value()) : "-") + " [" +
+         provenanceMark(field.provenance()) + "]";
 }
 
 std::vector<TableCell> findingRow(const MammoFinding& f) {

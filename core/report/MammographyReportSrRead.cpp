@@ -147,8 +147,8 @@ AiOrigin readAiOrigin(const Node& n) {
   return ai;
 }
 
-std::string text(OFCondition (DSRDocument::*get)(OFString&, const signed long) const,
-                 const DSRDocument& doc) {
+std::string documentText(OFCondition (DSRDocument::*get)(OFString&, const signed long) const,
+                         const DSRDocument& doc) {
   OFString value;
   (doc.*get)(value, 0);
   return value.c_str();
@@ -172,12 +172,12 @@ MammographySrContent readMammographyReportSr(const fs::path& path) {
   }
 
   MammographySrContent c;
-  c.sopInstanceUid = text(&DSRDocument::getSOPInstanceUID, doc);
-  c.subject.patientName = text(&DSRDocument::getPatientName, doc);
-  c.subject.patientId = text(&DSRDocument::getPatientID, doc);
-  c.subject.birthDate = text(&DSRDocument::getPatientBirthDate, doc);
-  c.subject.studyInstanceUid = text(&DSRDocument::getStudyInstanceUID, doc);
-  c.subject.accessionNumber = text(&DSRDocument::getAccessionNumber, doc);
+  c.sopInstanceUid = documentText(&DSRDocument::getSOPInstanceUID, doc);
+  c.subject.patientName = documentText(&DSRDocument::getPatientName, doc);
+  c.subject.patientId = documentText(&DSRDocument::getPatientID, doc);
+  c.subject.birthDate = documentText(&DSRDocument::getPatientBirthDate, doc);
+  c.subject.studyInstanceUid = documentText(&DSRDocument::getStudyInstanceUID, doc);
+  c.subject.accessionNumber = documentText(&DSRDocument::getAccessionNumber, doc);
   c.complete = doc.getCompletionFlag() == DSRTypes::CF_Complete;
   c.verified = doc.getVerificationFlag() == DSRTypes::VF_Verified;
   if (c.verified && doc.getNumberOfVerifyingObservers() > 0) {

@@ -15,7 +15,7 @@ namespace delineate::core::sample {
 namespace {
 
 enum MammoLabel : std::uint16_t { kMass = 1, kCalcification = 2 };
-constexpr std::size_t kCols = 1280, kRows = 1664;
+constexpr std::size_t kMammoColumns = 1280, kMammoRows = 1664;
 constexpr double kPixel = 0.13;  // mm
 
 std::vector<Segment> mammoSegments() {
@@ -43,14 +43,14 @@ SampleCase makeMammogram(std::uint64_t seed, const std::string& laterality, cons
   const bool right = laterality == "R";
   const bool mlo = view == "MLO";
   ImageGeometry g;
-  g.size = {kCols, kRows, 1};
+  g.size = {kMammoColumns, kMammoRows, 1};
   g.spacing = {kPixel, kPixel, 1.0};
   const std::size_t n = g.voxelCount();
   std::vector<float> px(n, 0.0f);
   std::vector<std::uint16_t> labels(n, 0);
   const std::uint64_t breastSeed = seed + (right ? 101 : 202);  // same breast in every exam
 
-  const double height = kRows * kPixel;
+  const double height = kMammoRows * kPixel;
   const double v0 = mlo ? height * 0.56 : height * 0.5;
   const double a = mlo ? 122.0 : 108.0;  // nipple depth from the chest wall, mm
   const double b = mlo ? 98.0 : 84.0;
@@ -60,11 +60,11 @@ SampleCase makeMammogram(std::uint64_t seed, const std::string& laterality, cons
   const bool hasMass = !right;
   const bool hasCalcs = right && !prior;
 
-  for (std::size_t r = 0; r < kRows; ++r) {
-    for (std::size_t c = 0; c < kCols; ++c) {
-      const std::size_t idx = r * kCols + c;
+  for (std::size_t r = 0; r < kMammoRows; ++r) {
+    for (std::size_t c = 0; c < kMammoColumns; ++c) {
+      const std::size_t idx = r * kMammoColumns + c;
       const double u =
-          (right ? static_cast<double>(kCols - 1 - c) : static_cast<double>(c)) * kPixel;
+          (right ? static_cast<double>(kMammoColumns - 1 - c) : static_cast<double>(c)) * kPixel;
       const double v = static_cast<double>(r) * kPixel;
       double value = 70;
       const double rho = std::sqrt((u / a) * (u / a) + ((v - v0) / b) * ((v - v0) / b));
@@ -105,18 +105,18 @@ SampleCase makeMammogram(std::uint64_t seed, const std::string& laterality, cons
       const double cv = v0 + calcV + 6 * (hashUniform(hashCombine(seed, k, 2)) - 0.5) * 2;
       const double rad = 0.22 + 0.2 * hashUniform(hashCombine(seed, k, 3));
       const double cc = cu / kPixel, rr = cv / kPixel;
-      const double col = right ? static_cast<double>(kCols - 1) - cc : cc;
+      const double col = right ? static_cast<double>(kMammoColumns - 1) - cc : cc;
       for (int dr = -4; dr <= 4; ++dr) {
         for (int dc = -4; dc <= 4; ++dc) {
           const long pr = std::lround(rr) + dr, pc = std::lround(col) + dc;
-          if (pr < 0 || pc < 0 || pr >= static_cast<long>(kRows) ||
-              pc >= static_cast<long>(kCols)) {
+          if (pr < 0 || pc < 0 || pr >= static_cast<long>(kMammoRows) ||
+              pc >= static_cast<long>(kMammoColumns)) {
             continue;
           }
           const double dist = std::hypot((pr - rr) * kPixel, (pc - col) * kPixel);
           if (dist < rad) {
             const std::size_t idx =
-                static_cast<std::size_t>(pr) * kCols + static_cast<std::size_t>(pc);
+                static_cast<std::size_t>(pr) * kMammoColumns + static_cast<std::size_t>(pc);
             px[idx] += 1500;
             labels[idx] = kCalcification;
           }

@@ -20,8 +20,8 @@ namespace delineate::core::sample {
 
 namespace {
 
-constexpr int kRows = 160;
-constexpr int kColumns = 192;
+constexpr int kCineRows = 160;
+constexpr int kCineColumns = 192;
 
 // One RGB frame: B-mode speckle in a sector from the probe at the top centre, a vessel whose
 // radius pulses, and Doppler colour (red towards the probe, blue away) in a box over it.
@@ -29,11 +29,11 @@ void drawFrame(std::uint64_t seed, int frame, unsigned char* rgb) {
   const double phase = 2 * std::numbers::pi * frame / kCineFrames;
   const double radius = 18 + 5 * std::sin(phase);
   const double velocity = std::cos(phase);  // the wall's speed, in units of its peak
-  const double cx = kColumns / 2.0, cy = 92;
-  for (int y = 0; y < kRows; ++y) {
-    for (int x = 0; x < kColumns; ++x) {
-      unsigned char* p = rgb + 3 * (y * kColumns + x);
-      const double dx = x - kColumns / 2.0, dy = y + 8.0;  // probe just above the image
+  const double cx = kCineColumns / 2.0, cy = 92;
+  for (int y = 0; y < kCineRows; ++y) {
+    for (int x = 0; x < kCineColumns; ++x) {
+      unsigned char* p = rgb + 3 * (y * kCineColumns + x);
+      const double dx = x - kCineColumns / 2.0, dy = y + 8.0;  // probe just above the image
       const double angle = std::atan2(dx, dy);
       const double depth = std::hypot(dx, dy);
       if (std::abs(angle) > 0.62 || depth > 170) {
@@ -124,8 +124,9 @@ void writeUltrasoundCine(const std::filesystem::path& file, std::uint64_t seed) 
                "writing the ultrasound region");
     checkDicom(region->putAndInsertUint32(DCM_RegionLocationMinX0, 0), where, "region");
     checkDicom(region->putAndInsertUint32(DCM_RegionLocationMinY0, 0), where, "region");
-    checkDicom(region->putAndInsertUint32(DCM_RegionLocationMaxX1, kColumns - 1), where, "region");
-    checkDicom(region->putAndInsertUint32(DCM_RegionLocationMaxY1, kRows - 1), where, "region");
+    checkDicom(region->putAndInsertUint32(DCM_RegionLocationMaxX1, kCineColumns - 1), where,
+               "region");
+    checkDicom(region->putAndInsertUint32(DCM_RegionLocationMaxY1, kCineRows - 1), where, "region");
     checkDicom(region->putAndInsertUint16(DCM_RegionSpatialFormat, 1), where, "region");
     checkDicom(region->putAndInsertUint16(DCM_RegionDataType, 1), where, "region");
     checkDicom(region->putAndInsertUint16(DCM_PhysicalUnitsXDirection, 3), where, "region");
@@ -133,15 +134,16 @@ void writeUltrasoundCine(const std::filesystem::path& file, std::uint64_t seed) 
     checkDicom(region->putAndInsertFloat64(DCM_PhysicalDeltaX, 0.03), where, "region");
     checkDicom(region->putAndInsertFloat64(DCM_PhysicalDeltaY, 0.03), where, "region");
   }
-  put(ds, DCM_Rows, std::to_string(kRows), where);
-  put(ds, DCM_Columns, std::to_string(kColumns), where);
+  put(ds, DCM_Rows, std::to_string(kCineRows), where);
+  put(ds, DCM_Columns, std::to_string(kCineColumns), where);
   put(ds, DCM_BitsAllocated, "8", where);
   put(ds, DCM_BitsStored, "8", where);
   put(ds, DCM_HighBit, "7", where);
   put(ds, DCM_PixelRepresentation, "0", where);
-  std::vector<unsigned char> pixels(static_cast<std::size_t>(3 * kRows * kColumns * kCineFrames));
+  std::vector<unsigned char> pixels(
+      static_cast<std::size_t>(3 * kCineRows * kCineColumns * kCineFrames));
   for (int f = 0; f < kCineFrames; ++f) {
-    drawFrame(seed, f, pixels.data() + static_cast<std::size_t>(3 * kRows * kColumns * f));
+    drawFrame(seed, f, pixels.data() + static_cast<std::size_t>(3 * kCineRows * kCineColumns * f));
   }
   checkDicom(ds.putAndInsertUint8Array(DCM_PixelData, pixels.data(), pixels.size()), where,
              "writing PixelData");

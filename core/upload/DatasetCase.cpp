@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "core/ai/VolumeBytes.h"
 #include "core/io/VolumeFileIO.h"
 
@@ -15,11 +16,6 @@ namespace {
 std::string stem(const fs::path& p) {
   const std::string name = p.filename().string();
   return name.substr(0, name.size() - ai::fullExtension(name).size());
-}
-
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::vector<fs::path> volumeFiles(const fs::path& folder) {

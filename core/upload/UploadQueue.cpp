@@ -20,6 +20,7 @@
 #include "core/ai/VolumeBytes.h"
 #include "core/io/AtomicFile.h"
 #include "core/upload/FileDigest.h"
+#include "core/upload/UnixTime.h"
 
 namespace delineate::core::upload {
 
@@ -30,10 +31,6 @@ namespace {
 
 constexpr const char* kItemFile = "item.json";
 constexpr const char* kStagingPrefix = ".staging-";
-
-double nowUnix() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 json readJsonFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);

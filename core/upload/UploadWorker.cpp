@@ -9,16 +9,13 @@
 #include "core/Error.h"
 #include "core/ai/ServerAnswerError.h"
 #include "core/ai/VolumeBytes.h"
+#include "core/upload/UnixTime.h"
 
 namespace delineate::core::upload {
 
 using nlohmann::json;
 
 namespace {
-
-double nowUnix() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 std::string readAll(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -21,16 +21,12 @@ using test::SyntheticCt;
 
 namespace {
 
-struct ForgetServers {
-  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-};
-
 class AiClaraGuiTest : public test::EditingWindowTest {};
 
 }  // namespace
 
 TEST_F(AiClaraGuiTest, AClaraServerProposesTheBeadFromAClick) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   server::ServerOptions options;
   options.datastore = dir_ / "store";
   server::MonaiServer app(std::make_shared<annotation::LocalEngineBackend>(), options);

@@ -29,10 +29,6 @@ using test::SyntheticCt;
 
 namespace {
 
-struct ForgetServers {
-  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-};
-
 class AiDeidGuiTest : public test::EditingWindowTest {};
 
 }  // namespace
@@ -60,7 +56,7 @@ TEST(ServerEntry, EarlierEntriesReadAsBeforeAndTheSettingIsKeptWithTheEntry) {
 }
 
 TEST_F(AiDeidGuiTest, ABurnedInImageIsNotSentAndTheDockSaysWhy) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   // The synthetic CT as DICOM that declares text burned into its pixels.
   const auto folder = dir_ / "burned";
   core::DicomWriteOptions write;

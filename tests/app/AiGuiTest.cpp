@@ -106,9 +106,7 @@ TEST_F(AiGuiTest, RejectLeavesTheLabelMapAndANegativeClickIsMarkedRed) {
 }
 
 TEST_F(AiGuiTest, AnUnreachableServerIsReportedAndTheEngineStillWorks) {
-  struct ForgetServers {
-    ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-  } forget;
+  test::ForgetServers forget;
   const int index = ai()->addServer(QStringLiteral("http://127.0.0.1:9"));
   ASSERT_TRUE(test::waitUntil([&] {
     return ai()->backends()[static_cast<std::size_t>(index)].status.contains("cannot connect");

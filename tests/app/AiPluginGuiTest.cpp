@@ -34,10 +34,6 @@ using test::SyntheticCt;
 
 namespace {
 
-struct ForgetServers {
-  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-};
-
 // The library whose code made `object` (where its type's RTTI lives).
 QString libraryOf(const core::ai::AiBackend& object) {
   Dl_info where{};
@@ -52,7 +48,7 @@ class AiPluginGuiTest : public test::EditingWindowTest {};
 }  // namespace
 
 TEST_F(AiPluginGuiTest, TheBackendListComesFromThePluginsAndTheEngineRunsInsideItsPlugin) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   const app::PluginHost& host = app::PluginHost::application();
   const plugins::AiBackendFactory* builtin = host.factory(QStringLiteral("builtin"));
   ASSERT_NE(builtin, nullptr) << "searched " << host.directories().join(", ").toStdString();

@@ -50,10 +50,6 @@ using test::SyntheticCt;
 
 namespace {
 
-struct ForgetServers {
-  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-};
-
 // delineate-server's handler behind a listener on 127.0.0.1. `remote`: the image paths its
 // active learning reports are rewritten to a folder this machine does not have, as a server on
 // another machine would report them.
@@ -183,7 +179,7 @@ std::size_t countValue(const core::Volume& v, double value) {
 }  // namespace
 
 TEST_F(AnnotatorLoopTest, NextSampleSubmitAndTheNextImageAfterIt) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   const std::filesystem::path store = makeDatastore();
   LoopServer server(store, kTrainCommand);
   connectTo(server);
@@ -228,7 +224,7 @@ TEST_F(AnnotatorLoopTest, NextSampleSubmitAndTheNextImageAfterIt) {
 }
 
 TEST_F(AnnotatorLoopTest, ASegmentTheServerDoesNotKnowIsRefusedBeforeAnythingIsSent) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   LoopServer server(makeDatastore(), kTrainCommand);
   connectTo(server);
   nextSample();
@@ -253,7 +249,7 @@ TEST_F(AnnotatorLoopTest, ASegmentTheServerDoesNotKnowIsRefusedBeforeAnythingIsS
 }
 
 TEST_F(AnnotatorLoopTest, AServerOnAnotherMachineSendsTheImageAndItsOriginalLabel) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   const std::filesystem::path store = makeDatastore();
   LoopServer server(store, kTrainCommand, /*remote=*/true);
   // A model's pre-segmentation stored as case_a's `original` label: the bead as value 1.
@@ -291,7 +287,7 @@ TEST_F(AnnotatorLoopTest, AServerOnAnotherMachineSendsTheImageAndItsOriginalLabe
 }
 
 TEST_F(AnnotatorLoopTest, SubmittingStartsTrainingWhichIsFollowedToDoneAndPlotted) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   LoopServer server(makeDatastore(), kTrainCommand);
   connectTo(server);
   loop()->setPollInterval(150);
@@ -337,7 +333,7 @@ TEST_F(AnnotatorLoopTest, SubmittingStartsTrainingWhichIsFollowedToDoneAndPlotte
 }
 
 TEST_F(AnnotatorLoopTest, AStatusAskedBeforeTrainingStartedDoesNotEndTheFollowing) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   LoopServer server(makeDatastore(), kTrainCommand);
   server.delayNextStatus(2500);
   const int index = ai()->addServer(server.url());
@@ -358,7 +354,7 @@ TEST_F(AnnotatorLoopTest, AStatusAskedBeforeTrainingStartedDoesNotEndTheFollowin
 }
 
 TEST_F(AnnotatorLoopTest, TrainingStopsWhenAskedAndPollingStopsWhenTheDockHides) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   LoopServer server(makeDatastore(), "sleep 30");
   connectTo(server);
   loop()->setPollInterval(150);
@@ -381,7 +377,7 @@ TEST_F(AnnotatorLoopTest, TrainingStopsWhenAskedAndPollingStopsWhenTheDockHides)
 }
 
 TEST_F(AnnotatorLoopTest, AServerThatWentAwayIsNamedAndTheWorkAndButtonsStay) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   LoopServer server(makeDatastore(), kTrainCommand);
   connectTo(server);
   nextSample();
@@ -441,7 +437,7 @@ void answerNextMessageBox(QMessageBox::StandardButton button, QString* text) {
 }  // namespace
 
 TEST_F(AnnotatorLoopAskingTest, NextSampleOverUnsavedWorkAsksBeforeAskingTheServer) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   LoopServer server(makeDatastore(), kTrainCommand);
   connectTo(server);
   paintSegment(QStringLiteral("White matter"));

@@ -53,10 +53,6 @@ namespace up = core::upload;
 
 namespace {
 
-struct ForgetServers {
-  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-};
-
 // delineate-server's handler behind a listener on 127.0.0.1 that can go away and come back on
 // the same address. `holdFirstLabel`: the first label PUT waits until released (so that the test
 // can press Pause while a case is being sent).
@@ -204,7 +200,7 @@ class DatasetUploadTest : public test::EditingWindowTest {
 }  // namespace
 
 TEST_F(DatasetUploadTest, CheckSendPauseAndResume) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   writeCases(dir_ / "cases");
   UploadServer server(dir_ / "datastore");
   connectTo(server);
@@ -289,7 +285,7 @@ TEST_F(DatasetUploadTest, CheckSendPauseAndResume) {
 }
 
 TEST_F(DatasetUploadTest, AServerDownKeepsThemPendingAndALaterWindowResumes) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   writeCases(dir_ / "cases");
   UploadServer server(dir_ / "datastore");
   const int index = connectTo(server);
@@ -336,7 +332,7 @@ TEST_F(DatasetUploadTest, AServerDownKeepsThemPendingAndALaterWindowResumes) {
 }
 
 TEST_F(DatasetUploadTest, ExportWritesAnMsdDatasetOfTheCasesThatPass) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   writeCases(dir_ / "cases");
   UploadServer server(dir_ / "datastore");
   connectTo(server);
@@ -358,7 +354,7 @@ TEST_F(DatasetUploadTest, ExportWritesAnMsdDatasetOfTheCasesThatPass) {
 }
 
 TEST_F(DatasetUploadTest, TheOpenImageWithItsLabelMapIsACase) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   UploadServer server(dir_ / "datastore");
   connectTo(server);
   session()->ensureLabelMap();
@@ -382,7 +378,7 @@ TEST_F(DatasetUploadTest, TheOpenImageWithItsLabelMapIsACase) {
 }
 
 TEST_F(DatasetUploadTest, TheStudyBrowsersSeriesWithTheirSegsAreCases) {
-  ForgetServers forget;
+  test::ForgetServers forget;
   // Two CT series and a SEG ("Liver", segment 7) drawn on the first, opened as one folder.
   const fs::path study = dir_ / "study";
   const core::VolumePtr ct1 = test::throughDicom(*test::boxImage(1), study / "ct1");

@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QImage>
 #include <QPointF>
+#include <QSettings>
 #include <functional>
 
 namespace delineate::viewers {
@@ -28,6 +29,12 @@ int grayAt(const QImage& image, const QPointF& logical, qreal dpr = 1.0);
 // Median grey level in a (2r+1)^2 square around a logical position (robust to the 1-pixel
 // crosshair lines crossing it).
 double medianGray(const QImage& image, const QPointF& logical, int r = 2, qreal dpr = 1.0);
+
+// Removes the AI servers a test added to the settings when it ends, so that the next test of the
+// process starts without them.
+struct ForgetServers {
+  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
+};
 
 }  // namespace delineate::test
 

@@ -463,9 +463,7 @@ TEST_F(MammoReadingTest, TheDemonstrationDetectorsMarksAndHeatmapAreDrawnAndStep
 }
 
 TEST_F(MammoReadingTest, AServersDetectionModelGivesFindingsNamedAfterTheServer) {
-  struct ForgetServers {
-    ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-  } forget;
+  test::ForgetServers forget;
   server::ServerOptions options;
   options.datastore = dir_ / "store";
   server::MonaiServer app(std::make_shared<annotation::LocalEngineBackend>(), options);

@@ -47,10 +47,6 @@ struct ForgetPreferences {
   ~ForgetPreferences() { QSettings().remove(QStringLiteral("preferences")); }
 };
 
-struct ForgetServers {
-  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-};
-
 // The dialog's OK button.
 void ok(app::PreferencesDialog* d) {
   d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
@@ -215,7 +211,7 @@ TEST_F(PreferencesTest, AutosaveWritesTheLabelMapToItsFileWhileEditingGoesOn) {
 
 TEST_F(PreferencesTest, TheAiServersPageAddsSetsAndRemovesTheServersThePanelOffers) {
   ForgetPreferences forget;
-  ForgetServers servers;
+  test::ForgetServers servers;
   window_->action(QStringLiteral("edit.preferences"))->trigger();
   app::PreferencesDialog* d = editing()->preferencesDialog();
   d->showPage(QStringLiteral("servers"));

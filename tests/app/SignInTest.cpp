@@ -114,10 +114,6 @@ QString allSettings() {
   return text;
 }
 
-struct ForgetServers {
-  ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
-};
-
 class SignInTest : public test::EditingWindowTest {
  protected:
   SignInTest() {
@@ -174,7 +170,7 @@ TEST_F(SignInTest, TheDialogSignsInAndWithoutAKeychainTheTokenStaysInMemoryOnly)
   if (std::getenv("DELINEATE_TEST_REAL_KEYCHAIN") != nullptr) {
     GTEST_SKIP() << "this test covers the machine without a keychain";
   }
-  ForgetServers forget;
+  test::ForgetServers forget;
   AuthServer server(dir_ / "store");
   const int index = signInThroughTheDialog(server);
   EXPECT_EQ(ai()->backendIndex(), index);
@@ -195,7 +191,7 @@ TEST_F(SignInTest, TheDialogSignsInAndWithoutAKeychainTheTokenStaysInMemoryOnly)
 TEST(SignInWithoutDialogs, TheStatusSaysTheServerWantsASignInAndNothingBlocks) {
   DELINEATE_REQUIRE_GUI();
   test::TempDir dir;
-  ForgetServers forget;
+  test::ForgetServers forget;
   AuthServer server(dir / "store");
   app::MainWindow window(app::MainWindowOptions{.interactive = false, .rememberRecent = false});
   window.show();
@@ -215,7 +211,7 @@ TEST_F(SignInTest, ASignInToAServerThatHangsShowsItsProgressAndCancelFreesThePan
   if (std::getenv("DELINEATE_TEST_REAL_KEYCHAIN") != nullptr) {
     GTEST_SKIP() << "this test covers the machine without a keychain";
   }
-  ForgetServers forget;
+  test::ForgetServers forget;
   AuthServer server(dir_ / "store", true);
   QString reason;
   bool asked = false;
@@ -243,7 +239,7 @@ TEST_F(SignInTest, WithARealKeychainTheRefreshTokenIsKeptAndSignsInTheNextTime) 
   if (std::getenv("DELINEATE_TEST_REAL_KEYCHAIN") == nullptr) {
     GTEST_SKIP() << "needs a Secret Service: run through ctest's SignIn.RealKeychain";
   }
-  ForgetServers forget;
+  test::ForgetServers forget;
   AuthServer server(dir_ / "store");
   const int index = signInThroughTheDialog(server);
   const QString s = status();

@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 ImageGeometry grid(std::size_t nz = 20) {
@@ -123,7 +123,7 @@ void writeDataset(const fs::path& ref, const fs::path& test) {
 }  // namespace
 
 TEST(SummaryStatistics, FiniteValuesWithLinearQuartiles) {
-  const SummaryStatistics s = summarize({4, 1, kInf, 3, kNaN, 2});
+  const SummaryStatistics s = summarize({4, 1, kInfinity, 3, kNaN, 2});
   EXPECT_EQ(s.n, 4u);
   EXPECT_EQ(s.infinite, 1u);
   EXPECT_EQ(s.undefined, 1u);
@@ -136,7 +136,7 @@ TEST(SummaryStatistics, FiniteValuesWithLinearQuartiles) {
   const SummaryStatistics one = summarize({7});
   EXPECT_DOUBLE_EQ(one.median, 7);
   EXPECT_TRUE(std::isnan(one.sd));
-  EXPECT_TRUE(std::isnan(summarize({kInf}).mean));
+  EXPECT_TRUE(std::isnan(summarize({kInfinity}).mean));
 }
 
 TEST(DatasetPairing, CaseNamesAreExactStems) {
@@ -211,7 +211,7 @@ TEST(DatasetEvaluation, ReportsEveryCaseAndSummarises) {
   const LabelEvaluation& emptySpleen = findLabel(a, "spleen");
   EXPECT_EQ(emptySpleen.note, "empty in the test");
   EXPECT_DOUBLE_EQ(emptySpleen.metrics[0], 0.0);
-  EXPECT_EQ(emptySpleen.metrics[8], kInf);
+  EXPECT_EQ(emptySpleen.metrics[8], kInfinity);
 
   const CaseEvaluation& b = findCase(e, "b");
   EXPECT_EQ(b.status, CaseStatus::Ok);

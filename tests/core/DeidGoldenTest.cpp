@@ -38,7 +38,7 @@ Study writeGoldenStudy(const fs::path& folder, Planted& planted) {
   return study;
 }
 
-mode_t modeOf(const fs::path& p) {
+mode_t goldenModeOf(const fs::path& p) {
   struct stat st {};
   EXPECT_EQ(::stat(p.c_str(), &st), 0) << p;
   return st.st_mode & 0777;
@@ -258,9 +258,9 @@ TEST(DeidGolden, NoPlantedIdentifierInOutputLogOrTemporaryFilesOfTheCli) {
   // The map holds the originals (that is its purpose), stays out of OUT, owner-only.
   ASSERT_TRUE(fs::exists(map));
   EXPECT_FALSE(findPlanted({map}, {"ORIGPATIENTID"}).empty());
-  EXPECT_EQ(modeOf(map), 0600u);
-  EXPECT_EQ(modeOf(map.parent_path()), 0700u);
-  EXPECT_EQ(modeOf(map.parent_path().parent_path()), 0700u);
+  EXPECT_EQ(goldenModeOf(map), 0600u);
+  EXPECT_EQ(goldenModeOf(map.parent_path()), 0700u);
+  EXPECT_EQ(goldenModeOf(map.parent_path().parent_path()), 0700u);
 }
 
 #endif

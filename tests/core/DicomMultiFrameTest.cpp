@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr Uint16 kRows = 6;
-constexpr Uint16 kColumns = 7;
+constexpr Uint16 kFrameRows = 6;
+constexpr Uint16 kFrameColumns = 7;
 
 Uint16 stored(std::size_t frame, std::size_t n) {
   return static_cast<Uint16>(100 * frame + n);
@@ -45,8 +45,8 @@ fs::path writeEnhancedCt(const fs::path& file, const std::vector<double>& zOrder
   ds->putAndInsertString(DCM_FrameOfReferenceUID, "1.2.3.4.2");
   ds->putAndInsertString(DCM_Modality, "CT");
   ds->putAndInsertString(DCM_PatientName, "Multi^Frame");
-  ds->putAndInsertUint16(DCM_Rows, kRows);
-  ds->putAndInsertUint16(DCM_Columns, kColumns);
+  ds->putAndInsertUint16(DCM_Rows, kFrameRows);
+  ds->putAndInsertUint16(DCM_Columns, kFrameColumns);
   ds->putAndInsertString(DCM_NumberOfFrames, std::to_string(zOrder.size()).c_str());
   ds->putAndInsertUint16(DCM_SamplesPerPixel, 1);
   ds->putAndInsertString(DCM_PhotometricInterpretation, "MONOCHROME2");
@@ -79,10 +79,10 @@ fs::path writeEnhancedCt(const fs::path& file, const std::vector<double>& zOrder
       pvt->putAndInsertString(DCM_RescaleSlope, std::to_string(slopes[f]).c_str());
     }
   }
-  std::vector<Uint16> pixels(zOrder.size() * kRows * kColumns);
+  std::vector<Uint16> pixels(zOrder.size() * kFrameRows * kFrameColumns);
   for (std::size_t f = 0; f < zOrder.size(); ++f) {
-    for (std::size_t n = 0; n < kRows * kColumns; ++n) {
-      pixels[f * kRows * kColumns + n] = stored(f, n);
+    for (std::size_t n = 0; n < kFrameRows * kFrameColumns; ++n) {
+      pixels[f * kFrameRows * kFrameColumns + n] = stored(f, n);
     }
   }
   EXPECT_TRUE(ds->putAndInsertUint16Array(DCM_PixelData, pixels.data(),
@@ -114,7 +114,7 @@ TEST(DicomMultiFrame, EnhancedCtSortsFramesAndRescales) {
   EXPECT_EQ(series.frames, 6u);
   const auto v = loadDicomSeries(series, progress);
   ASSERT_EQ(v->scalarType(), ScalarType::Int16);
-  EXPECT_EQ(v->geometry().size, (Size3{kColumns, kRows, 6}));
+  EXPECT_EQ(v->geometry().size, (Size3{kFrameColumns, kFrameRows, 6}));
   EXPECT_DOUBLE_EQ(v->geometry().spacing[0], 0.25);
   EXPECT_DOUBLE_EQ(v->geometry().spacing[1], 0.5);
   EXPECT_DOUBLE_EQ(v->geometry().spacing[2], 2.0);
@@ -125,7 +125,7 @@ TEST(DicomMultiFrame, EnhancedCtSortsFramesAndRescales) {
   // Slice k is the frame at z = 2k.
   for (std::size_t k = 0; k < 6; ++k) {
     const std::size_t frame = std::find(z.begin(), z.end(), 2.0 * k) - z.begin();
-    EXPECT_EQ(v->valueAt(3, 2, k), stored(frame, 3 + 2 * kColumns) - 1024.0) << k;
+    EXPECT_EQ(v->valueAt(3, 2, k), stored(frame, 3 + 2 * kFrameColumns) - 1024.0) << k;
   }
   EXPECT_EQ(v->info().sourceFiles.size(), 6u);
 }
@@ -155,7 +155,7 @@ TEST(DicomMultiFrame, CompressedMultiFrameOnSeveralThreads) {
     const auto v = loadDicomSeries(seriesOf(file), progress, options);
     ASSERT_EQ(v->geometry().size[2], 40u);
     for (std::size_t k = 0; k < 40; ++k) {
-      ASSERT_EQ(v->valueAt(5, 4, k), stored(39 - k, 5 + 4 * kColumns) - 1024.0) << k;
+      ASSERT_EQ(v->valueAt(5, 4, k), stored(39 - k, 5 + 4 * kFrameColumns) - 1024.0) << k;
     }
   }
 }

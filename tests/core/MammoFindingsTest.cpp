@@ -42,7 +42,7 @@ std::string with(const std::string& from, const std::string& to) {
 }
 
 // The "<where>: <detail>" of the error parsing `text` raises.
-std::string errorOf(const std::string& text) {
+std::string findingsErrorOf(const std::string& text) {
   try {
     parseStudyFindings(text, "findings.json");
   } catch (const Error& e) {
@@ -171,50 +171,52 @@ TEST(MammoFindings, AHandWrittenFileWithAPlainHeatmapIsRead) {
 }
 
 TEST(MammoFindings, ErrorsNameTheFileAndLine) {
-  EXPECT_EQ(errorOf(with("\"score\": 0.75", "\"score\": 1.5")),
+  EXPECT_EQ(findingsErrorOf(with("\"score\": 0.75", "\"score\": 1.5")),
             "findings.json:10: the score 1.5 is outside 0..1");
-  EXPECT_EQ(errorOf(with("[0, 0.5, 1, 0.25]", "[0, 0.5, 1]")),
+  EXPECT_EQ(findingsErrorOf(with("[0, 0.5, 1, 0.25]", "[0, 0.5, 1]")),
             "findings.json:14: the heatmap has 3 values for 2x2 (4)");
-  EXPECT_EQ(errorOf(with("[0, 0.5, 1, 0.25]", "[0, 0.5, 2, 0.25]")),
+  EXPECT_EQ(findingsErrorOf(with("[0, 0.5, 1, 0.25]", "[0, 0.5, 2, 0.25]")),
             "findings.json:14: heatmap value 2 (2) is outside 0..1");
-  EXPECT_EQ(errorOf(with("[0, 0.5, 1, 0.25]", "\"@@@@\"")),
+  EXPECT_EQ(findingsErrorOf(with("[0, 0.5, 1, 0.25]", "\"@@@@\"")),
             "findings.json:14: the heatmap's \"values\" are not base64");
-  EXPECT_EQ(errorOf(with("\"columns\": 2", "\"columns\": 0")),
+  EXPECT_EQ(findingsErrorOf(with("\"columns\": 2", "\"columns\": 0")),
             "findings.json:13: the heatmap's \"columns\" must be a whole number from 1 to "
             "16777216");
-  EXPECT_EQ(errorOf(with("\"step\": 16", "\"step\": -1")),
+  EXPECT_EQ(findingsErrorOf(with("\"step\": 16", "\"step\": -1")),
             "findings.json:13: \"step\" must be positive");
-  EXPECT_EQ(errorOf(with("[5, 15, 15, 25]", "[15, 15, 5, 25]")),
+  EXPECT_EQ(findingsErrorOf(with("[5, 15, 15, 25]", "[15, 15, 5, 25]")),
             "findings.json:11: the box [15,15,5,25] has x0 > x1 or y0 > y1");
-  EXPECT_EQ(errorOf(with("[5, 15, 15, 25]", "[5, 15, 15]")),
+  EXPECT_EQ(findingsErrorOf(with("[5, 15, 15, 25]", "[5, 15, 15]")),
             "findings.json:11: \"box\" must be a list of 4 numbers [x0, y0, x1, y1]");
-  EXPECT_EQ(errorOf(with("\"kind\": \"mass\"", "\"kind\": 3")),
+  EXPECT_EQ(findingsErrorOf(with("\"kind\": \"mass\"", "\"kind\": 3")),
             "findings.json:10: \"kind\" must be a string");
-  EXPECT_EQ(errorOf(with("\"column\": 10, ", "")), "findings.json:10: missing \"column\"");
-  EXPECT_EQ(errorOf(with("\"row\": 20", "\"row\": \"20\"")),
+  EXPECT_EQ(findingsErrorOf(with("\"column\": 10, ", "")), "findings.json:10: missing \"column\"");
+  EXPECT_EQ(findingsErrorOf(with("\"row\": 20", "\"row\": \"20\"")),
             "findings.json:10: \"row\" must be a number");
-  EXPECT_EQ(errorOf(with("\"riskScore\": 0.25", "\"riskScore\": -0.1")),
+  EXPECT_EQ(findingsErrorOf(with("\"riskScore\": 0.25", "\"riskScore\": -0.1")),
             "findings.json:6: the risk score -0.1 is outside 0..1");
-  EXPECT_EQ(errorOf(with("\"imageId\": \"1.2.3.4\",", "")), "findings.json:8: missing \"imageId\"");
-  EXPECT_EQ(errorOf(with("\"version\": 1", "\"version\": 2")),
+  EXPECT_EQ(findingsErrorOf(with("\"imageId\": \"1.2.3.4\",", "")),
+            "findings.json:8: missing \"imageId\"");
+  EXPECT_EQ(findingsErrorOf(with("\"version\": 1", "\"version\": 2")),
             "findings.json:3: unsupported version 2 (this reader knows 1)");
-  EXPECT_EQ(errorOf(with("\"delineate-mammo-findings\"", "\"other\"")),
+  EXPECT_EQ(findingsErrorOf(with("\"delineate-mammo-findings\"", "\"other\"")),
             "findings.json:2: unknown format \"other\" (expected \"delineate-mammo-findings\")");
-  EXPECT_EQ(errorOf(with("\"demonstration\": false", "\"demonstration\": \"no\"")),
+  EXPECT_EQ(findingsErrorOf(with("\"demonstration\": false", "\"demonstration\": \"no\"")),
             "findings.json:5: \"demonstration\" must be true or false");
-  EXPECT_EQ(errorOf(with("\"images\": [", "\"images\": {\"a\": 1}, \"x\": [")),
+  EXPECT_EQ(findingsErrorOf(with("\"images\": [", "\"images\": {\"a\": 1}, \"x\": [")),
             "findings.json:7: \"images\" must be a list");
-  EXPECT_EQ(errorOf("[1, 2]"), "findings.json:1: expected an object with an \"images\" list");
-  EXPECT_EQ(errorOf("{\n\"source\": \"x\"\n}"), "findings.json:1: missing \"images\"");
+  EXPECT_EQ(findingsErrorOf("[1, 2]"),
+            "findings.json:1: expected an object with an \"images\" list");
+  EXPECT_EQ(findingsErrorOf("{\n\"source\": \"x\"\n}"), "findings.json:1: missing \"images\"");
   // Not JSON: the line of the unexpected token.
-  const std::string notJson = errorOf(with("\"version\": 1,", "\"version\": 1"));
+  const std::string notJson = findingsErrorOf(with("\"version\": 1,", "\"version\": 1"));
   EXPECT_EQ(notJson.rfind("findings.json:4: not JSON: ", 0), 0u) << notJson;
 
   // A base64 heatmap whose value count does not match its grid.
   json j = toJson(example());
   j["images"][0]["heatmap"]["columns"] = 4;
   const std::string text = j.dump(1);
-  const std::string e = errorOf(text);
+  const std::string e = findingsErrorOf(text);
   EXPECT_NE(e.find(": the heatmap has 6 values for 4x2 (8)"), std::string::npos) << e;
   EXPECT_EQ(e.rfind("findings.json:", 0), 0u) << e;
   EXPECT_NE(e, "findings.json: the heatmap has 6 values for 4x2 (8)") << "a line is named";

@@ -42,7 +42,7 @@ const char* kRadiologyInfo = R"json({
   "datastore": {"total": 4, "completed": 2, "label_tags": {"final": 2, "original": 3}}
 })json";
 
-std::string errorOf(const std::string& body) {
+std::string infoErrorOf(const std::string& body) {
   try {
     parseMonaiInfo(body, "http://localhost:8000");
   } catch (const Error& e) {
@@ -199,14 +199,16 @@ TEST(MonaiInfo, MissingAndOddFieldsAreTolerated) {
 }
 
 TEST(MonaiInfo, AnswersThatAreNotAnObjectNameTheProblem) {
-  EXPECT_NE(errorOf("[1, 2]").find("GET /info/ is a JSON array, not an object"), std::string::npos);
-  EXPECT_NE(errorOf("\"ok\"").find("is a JSON string"), std::string::npos);
-  EXPECT_NE(errorOf("<html><body>Swagger UI</body></html>")
+  EXPECT_NE(infoErrorOf("[1, 2]").find("GET /info/ is a JSON array, not an object"),
+            std::string::npos);
+  EXPECT_NE(infoErrorOf("\"ok\"").find("is a JSON string"), std::string::npos);
+  EXPECT_NE(infoErrorOf("<html><body>Swagger UI</body></html>")
                 .find("GET /info/ is not JSON (it starts with '<html><body>Swagger"),
             std::string::npos);
-  EXPECT_NE(errorOf("").find("is not JSON (it is empty)"), std::string::npos);
-  EXPECT_NE(errorOf(R"({"name": "cut)").find("is not JSON"), std::string::npos);
-  EXPECT_NE(errorOf(std::string(100000, '[')).find("nests JSON deeper than"), std::string::npos);
+  EXPECT_NE(infoErrorOf("").find("is not JSON (it is empty)"), std::string::npos);
+  EXPECT_NE(infoErrorOf(R"({"name": "cut)").find("is not JSON"), std::string::npos);
+  EXPECT_NE(infoErrorOf(std::string(100000, '[')).find("nests JSON deeper than"),
+            std::string::npos);
 }
 
 TEST(MonaiInfo, TrainingProgressOfEachTrainer) {

@@ -16,7 +16,7 @@ namespace {
 const std::string kUser = "Dr Reader";
 const std::string kTime = "2026-03-04T10:00:00Z";
 
-MammographyReport draft() {
+MammographyReport historyDraft() {
   return draftFromFindings(delineate::test::leftStudyFindings(), delineate::test::leftStudyFacts());
 }
 
@@ -29,7 +29,7 @@ const AuditEntry* entryFor(const std::vector<AuditEntry>& entries, const std::st
 }  // namespace
 
 TEST(ReportHistory, ProvenanceGoesBackToAiProposedOnUndoAndToEditedOnRedo) {
-  MammographyReport report = draft();
+  MammographyReport report = historyDraft();
   MammographyHistory history;
   const int id = report.content().findings.at(0).id;
   EXPECT_EQ(report.content().findings[0].kind.provenance(), Provenance::AiProposed);
@@ -45,7 +45,7 @@ TEST(ReportHistory, ProvenanceGoesBackToAiProposedOnUndoAndToEditedOnRedo) {
   ASSERT_TRUE(history.canUndo(report));
 
   const auto undone = history.undo(report, kUser, kTime);
-  EXPECT_EQ(report, draft());  // content, AI values and provenance as drafted
+  EXPECT_EQ(report, historyDraft());  // content, AI values and provenance as drafted
   EXPECT_EQ(report.content().findings[0].kind.provenance(), Provenance::AiProposed);
   EXPECT_EQ(report.content().findings[0].kind.value(), FindingKind::Mass);
   const AuditEntry* e = entryFor(undone, "findings/" + findingName(id) + "/kind");
@@ -76,7 +76,7 @@ TEST(ReportHistory, ProvenanceGoesBackToAiProposedOnUndoAndToEditedOnRedo) {
 }
 
 TEST(ReportHistory, AcceptAllIsUndoneAsOneStepWithAReviewEntryPerField) {
-  MammographyReport report = draft();
+  MammographyReport report = historyDraft();
   MammographyHistory history;
   history.change(report, [&](MammographyReport& r) {
     return r.edit(kUser, kTime, [](MammographyContent& c) { acceptAllProposals(c); });
@@ -85,7 +85,7 @@ TEST(ReportHistory, AcceptAllIsUndoneAsOneStepWithAReviewEntryPerField) {
     EXPECT_NE(f.provenance, Provenance::AiProposed) << f.path;
   }
   const auto undone = history.undo(report, kUser, kTime);
-  EXPECT_EQ(report, draft());
+  EXPECT_EQ(report, historyDraft());
   const FieldListing fields = listFields(report.content());
   const int proposed =
       static_cast<int>(std::count_if(fields.begin(), fields.end(), [](const FieldEntry& f) {
@@ -101,7 +101,7 @@ TEST(ReportHistory, AcceptAllIsUndoneAsOneStepWithAReviewEntryPerField) {
 }
 
 TEST(ReportHistory, AFailedChangeIsNotRecordedAndAddedFindingsAreUndone) {
-  MammographyReport report = draft();
+  MammographyReport report = historyDraft();
   MammographyHistory history;
   EXPECT_THROW(history.change(report,
                               [&](MammographyReport& r) {
@@ -125,7 +125,7 @@ TEST(ReportHistory, AFailedChangeIsNotRecordedAndAddedFindingsAreUndone) {
 }
 
 TEST(ReportHistory, ASignatureCannotBeUndone) {
-  MammographyReport report = draft();
+  MammographyReport report = historyDraft();
   MammographyHistory history;
   history.change(report, [&](MammographyReport& r) {
     return r.edit(kUser, kTime, [](MammographyContent& c) {
@@ -141,7 +141,7 @@ TEST(ReportHistory, ASignatureCannotBeUndone) {
   EXPECT_TRUE(report.locked());
 
   // Even with changes still on the stack, undo refuses a signed report and leaves it locked.
-  MammographyReport other = draft();
+  MammographyReport other = historyDraft();
   MammographyHistory kept;
   kept.change(other, [&](MammographyReport& r) {
     return r.edit(kUser, kTime, [](MammographyContent& c) {
@@ -158,7 +158,7 @@ TEST(ReportHistory, ASignatureCannotBeUndone) {
 }
 
 TEST(ReportHistory, TheOwnAssessmentBeforeTheRevealIsUndoneAndTheRecordRestored) {
-  MammographyReport report = draft();
+  MammographyReport report = historyDraft();
   report.enableReadFirst();
   MammographyHistory history;
   history.change(report, [&](MammographyReport& r) {

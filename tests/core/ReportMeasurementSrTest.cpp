@@ -114,7 +114,7 @@ VolumePtr* MeasurementSr::image_ = nullptr;
 LabelMap* MeasurementSr::labels_ = nullptr;
 
 // dciodvfy's output for `file`, and its "Error" lines.
-std::pair<std::string, std::vector<std::string>> dciodvfy(const fs::path& file) {
+std::pair<std::string, std::vector<std::string>> dciodvfyReport(const fs::path& file) {
   const std::string command = "/usr/bin/dciodvfy '" + file.string() + "' 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   EXPECT_NE(pipe, nullptr);
@@ -235,7 +235,7 @@ TEST_F(MeasurementSr, DciodvfyReportsNoErrors) {
     const fs::path out = dir / "sr.dcm";
     writeMeasurementReportSr(report(signed_), image(), signed_ ? std::optional(seg) : std::nullopt,
                              out, {.segments = kSegments});
-    const auto [output, errors] = dciodvfy(out);
+    const auto [output, errors] = dciodvfyReport(out);
     EXPECT_TRUE(errors.empty()) << output;
     EXPECT_NE(output.find("ComprehensiveSR"), std::string::npos) << output;
   }

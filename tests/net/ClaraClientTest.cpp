@@ -15,7 +15,7 @@ using delineate::plugins::ClaraAiaaBackend;
 
 namespace {
 
-plugins::ClaraServerConfig configFor(const std::string& url) {
+plugins::ClaraServerConfig claraConfigFor(const std::string& url) {
   plugins::ClaraServerConfig c;
   c.url = url;
   return c;
@@ -42,7 +42,7 @@ std::vector<core::ai::VoxelIndex> extremePoints(const test::BallImage& ball) {
 TEST(ClaraClient, ModelsComeWithTheirKindAndDextr3dCropParameters) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
-  ClaraAiaaBackend client(configFor(server.url()));
+  ClaraAiaaBackend client(claraConfigFor(server.url()));
   core::NullProgress progress;
   const std::vector<core::ai::AiaaModel> models = client.models(progress);
   ASSERT_EQ(models.size(), 3u);  // deepgrow, extreme points and the automatic brain MR demo
@@ -74,7 +74,7 @@ TEST(ClaraClient, DeepgrowClicksSendTheImageOnceInASession) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  ClaraAiaaBackend client(configFor(server.url()));
+  ClaraAiaaBackend client(claraConfigFor(server.url()));
   core::NullProgress progress;
   const core::ai::InferResult first = client.infer(clickRequest(ball), progress);
   ASSERT_NE(first.labels, nullptr);
@@ -98,7 +98,7 @@ TEST(ClaraClient, Dextr3dCropsResamplesAndPastesBackOnTheImageGrid) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  ClaraAiaaBackend client(configFor(server.url()));
+  ClaraAiaaBackend client(claraConfigFor(server.url()));
   core::NullProgress progress;
   core::ai::InferRequest r;
   r.model = annotation::LocalEngineBackend::kExtremeModel;
@@ -130,7 +130,7 @@ TEST(ClaraClient, AnExpiredSessionIsCreatedAgainAndTheCallRetriedOnce) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  ClaraAiaaBackend client(configFor(server.url()));
+  ClaraAiaaBackend client(claraConfigFor(server.url()));
   core::NullProgress progress;
   client.infer(clickRequest(ball), progress);
   const std::string old = client.sessionFor(*ball.image);
@@ -146,7 +146,7 @@ TEST(ClaraClient, AnUnknownModelAndServerErrorsNameTheServer) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  ClaraAiaaBackend client(configFor(server.url()));
+  ClaraAiaaBackend client(claraConfigFor(server.url()));
   core::NullProgress progress;
   core::ai::InferRequest r = clickRequest(ball);
   r.model = "clara_ct_seg_spleen";
@@ -177,7 +177,7 @@ TEST(ClaraClient, AnUnknownModelAndServerErrorsNameTheServer) {
           }
           return test::answer(status, "application/json", body);
         });
-    ClaraAiaaBackend bad(configFor(faulty.url()));
+    ClaraAiaaBackend bad(claraConfigFor(faulty.url()));
     core::ai::InferRequest click = clickRequest(ball);
     click.model = "grow";
     try {

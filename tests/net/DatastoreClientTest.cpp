@@ -30,7 +30,7 @@ using nlohmann::json;
 
 namespace {
 
-plugins::MonaiServerConfig configFor(const std::string& url) {
+plugins::MonaiServerConfig datastoreConfigFor(const std::string& url) {
   plugins::MonaiServerConfig c;
   c.url = url;
   return c;
@@ -109,7 +109,7 @@ TEST(DatastoreClient, AnImageIsStoredWithItsInfoAndReadBackAsSent) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(datastoreConfigFor(server.url()));
   core::NullProgress progress;
   const DatastoreFile file =
       staged("case-1.nii.gz", core::ai::volumeToBytes(*ball.image, "x.nii.gz"));
@@ -135,7 +135,7 @@ TEST(DatastoreClient, ALabelIsStoredWithItsLabelInfoAndTheServersChecksum) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(datastoreConfigFor(server.url()));
   core::NullProgress progress;
   client.putImageFile("case-1",
                       staged("case-1.nii.gz", core::ai::volumeToBytes(*ball.image, "x.nii.gz")),
@@ -171,7 +171,7 @@ TEST(DatastoreClient, PuttingTheSameIdAgainReplacesAndLeavesOneEntry) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(datastoreConfigFor(server.url()));
   core::NullProgress progress;
   const std::string image = core::ai::volumeToBytes(*ball.image, "x.nii.gz");
   const std::string label = core::ai::volumeToBytes(*ball.truth->asVolume(), "l.nii.gz");
@@ -199,7 +199,7 @@ TEST(DatastoreClient, InfoIsMergedAndALabelCanBeDeleted) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
   test::BallImage ball;
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(datastoreConfigFor(server.url()));
   core::NullProgress progress;
   const DatastoreFile file =
       staged("case-1.nii.gz", core::ai::volumeToBytes(*ball.image, "x.nii.gz"));
@@ -254,7 +254,7 @@ TEST(DatastoreClient, AnUploadCutShortLeavesNothingBehind) {
   EXPECT_NE(r.body.find("multipart body ends"), std::string::npos) << r.body;
 
   core::NullProgress progress;
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(datastoreConfigFor(server.url()));
   EXPECT_EQ(client.info(progress).datastore->total, 0);
   EXPECT_FALSE(client.imageInfo("case-1", progress).has_value());
   EXPECT_EQ(filesUnder(dir / "store" / "images"), 0u);
@@ -267,7 +267,7 @@ TEST(DatastoreClient, PartialFilesOfAnInterruptedWriteAreNotImages) {
   std::ofstream(dir / "store" / "images" / ".case-1.partial-99-0.nii.gz") << "half an image";
   std::ofstream(dir / "store" / "images" / "case-2.nii.gz") << "copied in by hand";
   test::LocalServer server(dir / "store");
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(datastoreConfigFor(server.url()));
   core::NullProgress progress;
   EXPECT_EQ(client.info(progress).datastore->total, 1);
   EXPECT_TRUE(client.imageInfo("case-2", progress).has_value());
@@ -281,7 +281,7 @@ const std::string kJson = "application/json";
 // What putImageFile throws when every request is answered `action`.
 ServerAnswerError refusal(const test::FaultAction& action) {
   test::FaultServer fault([action](const std::string&, const std::string&) { return action; });
-  MonaiLabelBackend client(configFor(fault.url()));
+  MonaiLabelBackend client(datastoreConfigFor(fault.url()));
   core::NullProgress progress;
   try {
     client.putImageFile("case-1", staged("case-1.nii.gz", "bytes"), progress);
@@ -338,7 +338,7 @@ TEST(DatastoreClient, InfoReadsTellNoneFromFailure) {
     return test::answer(200, kJson, "[1, 2]");  // not an info object
   };
   test::FaultServer fault(script);
-  MonaiLabelBackend client(configFor(fault.url()));
+  MonaiLabelBackend client(datastoreConfigFor(fault.url()));
   core::NullProgress progress;
   EXPECT_FALSE(client.imageInfo("case-1", progress).has_value());
   try {
@@ -348,6 +348,6 @@ TEST(DatastoreClient, InfoReadsTellNoneFromFailure) {
     EXPECT_TRUE(e.transient());
     EXPECT_EQ(e.retryAfterSeconds(), 3.0);
   }
-  MonaiLabelBackend odd(configFor(fault.url() + "/odd"));
+  MonaiLabelBackend odd(datastoreConfigFor(fault.url() + "/odd"));
   EXPECT_THROW(odd.imageInfo("case-1", progress), core::Error);
 }

@@ -29,7 +29,7 @@ namespace {
 constexpr double kPixelMm = 0.13;  // the sample's pixel spacing
 const std::string kJson = "application/json";
 
-plugins::MonaiServerConfig configFor(const std::string& url, bool sessions = true) {
+plugins::MonaiServerConfig mammoConfigFor(const std::string& url, bool sessions = true) {
   plugins::MonaiServerConfig c;
   c.url = url;
   c.useSessions = sessions;
@@ -104,7 +104,7 @@ test::FaultServer::Script detectorScript(test::FaultAction inferAnswer) {
 TEST(MammoServer, InfoListsTheDemonstrationDetector) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(mammoConfigFor(server.url()));
   core::NullProgress progress;
   const core::ai::ServerInfo info = client.info(progress);
   const core::ai::MonaiModel* m = info.findModel(server::kMammoDetectorModel);
@@ -133,7 +133,7 @@ TEST(MammoServer, FindingsFromTheServerMarkTheMassOfTheLeftViews) {
     EXPECT_EQ(inputs.back().view.laterality, core::mammo::Laterality::Left);
   }
   for (const bool sessions : {true, false}) {
-    MonaiLabelBackend client(configFor(server.url(), sessions));
+    MonaiLabelBackend client(mammoConfigFor(server.url(), sessions));
     core::NullProgress progress;
     const core::mammo::StudyFindings f =
         core::mammo::findingsFromServer(client, server::kMammoDetectorModel, inputs, progress);
@@ -167,7 +167,7 @@ TEST(MammoServer, OneFullSizeImageThroughTheServerIsTimed) {
   const std::vector<core::mammo::DetectorImage> inputs = {test::readMammoView(file.file)};
   ASSERT_EQ(inputs[0].image->geometry().size[0], 1280u);
   ASSERT_EQ(inputs[0].image->geometry().size[1], 1664u);
-  MonaiLabelBackend client(configFor(server.url(), false));
+  MonaiLabelBackend client(mammoConfigFor(server.url(), false));
   core::NullProgress progress;
   client.info(progress);
   const auto start = std::chrono::steady_clock::now();
@@ -235,7 +235,7 @@ TEST(MammoServer, AServerAnsweringNonsenseForTheModelGivesAnErrorNamingServerAnd
       {R"({"boxes": [[1, 2, 3, 4]], "scores)", "malformed"}};
   for (const auto& [body, reason] : answers) {
     test::FaultServer fault(detectorScript(test::answer(200, kJson, body)));
-    MonaiLabelBackend client(configFor(fault.url(), false));
+    MonaiLabelBackend client(mammoConfigFor(fault.url(), false));
     core::NullProgress progress;
     try {
       core::mammo::findingsFromServer(client, server::kMammoDetectorModel,
@@ -252,7 +252,7 @@ TEST(MammoServer, AServerAnsweringNonsenseForTheModelGivesAnErrorNamingServerAnd
   // An error status keeps its meaning.
   test::FaultServer failing(
       detectorScript(test::answer(500, kJson, R"({"detail": "CUDA out of memory"})")));
-  MonaiLabelBackend client(configFor(failing.url(), false));
+  MonaiLabelBackend client(mammoConfigFor(failing.url(), false));
   core::NullProgress progress;
   try {
     core::mammo::findingsFromServer(client, server::kMammoDetectorModel,
@@ -272,7 +272,7 @@ TEST(MammoServer, ADetectionAnswerWithoutLabelImageSucceedsASegmentationOneStill
   {
     test::FaultServer fault(detectorScript(test::answer(
         200, kJson, R"({"boxes": [[10, 20, 30, 40]], "scores": [0.5], "labels": [1]})")));
-    MonaiLabelBackend client(configFor(fault.url()));
+    MonaiLabelBackend client(mammoConfigFor(fault.url()));
     core::ai::InferRequest r;
     r.model = server::kMammoDetectorModel;
     r.image = namedImage("a.dcm").image;
@@ -292,7 +292,7 @@ TEST(MammoServer, ADetectionAnswerWithoutLabelImageSucceedsASegmentationOneStill
     }
     return test::answer(200, kJson, R"({"label_names": {"lesion": 1}})");
   });
-  MonaiLabelBackend client(configFor(seg.url()));
+  MonaiLabelBackend client(mammoConfigFor(seg.url()));
   test::BallImage ball;
   for (const char* model : {annotation::LocalEngineBackend::kBrainMrModel,
                             annotation::LocalEngineBackend::kClickModel}) {

@@ -42,7 +42,7 @@ server::AuthOptions users(std::chrono::seconds lifetime) {
   return o;
 }
 
-plugins::MonaiServerConfig configFor(const std::string& url) {
+plugins::MonaiServerConfig authConfigFor(const std::string& url) {
   plugins::MonaiServerConfig c;
   c.url = url;
   return c;
@@ -55,15 +55,15 @@ TEST(MonaiAuthClient, TheProbeReadsA404AsOffAndTheAuthRouteAsOn) {
   test::LocalServer off(dir / "off");
   test::LocalServer on(dir / "on", {}, users(std::chrono::seconds(300)));
   core::NullProgress progress;
-  EXPECT_FALSE(MonaiLabelBackend(configFor(off.url())).signInEnabled(progress));
-  EXPECT_TRUE(MonaiLabelBackend(configFor(on.url())).signInEnabled(progress));
+  EXPECT_FALSE(MonaiLabelBackend(authConfigFor(off.url())).signInEnabled(progress));
+  EXPECT_TRUE(MonaiLabelBackend(authConfigFor(on.url())).signInEnabled(progress));
 }
 
 TEST(MonaiAuthClient, SignedInEveryCallWorksAndAShortLivedTokenIsRenewedBeforeItExpires) {
   test::TempDir dir;
   test::LocalServer server(dir / "store", {}, users(std::chrono::seconds(1)));
   std::atomic<int> tokenPosts{0}, calls{0};
-  MonaiLabelBackend client(configFor(server.url()),
+  MonaiLabelBackend client(authConfigFor(server.url()),
                            std::make_unique<CountingClient>(tokenPosts, calls));
   core::NullProgress progress;
   const core::ai::SignInTokens t = client.signIn("alice", "s3cret&=", progress);
@@ -91,7 +91,7 @@ TEST(MonaiAuthClient, ATokenTheServerRejectsIsRenewedOnceAndTheCallSentAgain) {
   test::TempDir dir;
   test::LocalServer server(dir / "store", {}, users(std::chrono::seconds(300)));
   std::atomic<int> tokenPosts{0}, calls{0};
-  MonaiLabelBackend client(configFor(server.url()),
+  MonaiLabelBackend client(authConfigFor(server.url()),
                            std::make_unique<CountingClient>(tokenPosts, calls));
   core::NullProgress progress;
   core::ai::SignInTokens t = client.signIn("alice", "s3cret&=", progress);
@@ -110,7 +110,7 @@ TEST(MonaiAuthClient, ATokenTheServerRejectsIsRenewedOnceAndTheCallSentAgain) {
 TEST(MonaiAuthClient, AWrongPasswordIsAnErrorNamingTheServer) {
   test::TempDir dir;
   test::LocalServer server(dir / "store", {}, users(std::chrono::seconds(300)));
-  MonaiLabelBackend client(configFor(server.url()));
+  MonaiLabelBackend client(authConfigFor(server.url()));
   core::NullProgress progress;
   try {
     client.signIn("alice", "guess", progress);
@@ -129,7 +129,7 @@ TEST(MonaiAuthClient, WithoutSignInOrWhenRenewalFailsTheErrorSaysSignInIsNeeded)
   test::TempDir dir;
   test::LocalServer server(dir / "store", {}, users(std::chrono::seconds(300)));
   core::NullProgress progress;
-  MonaiLabelBackend anonymous(configFor(server.url()));
+  MonaiLabelBackend anonymous(authConfigFor(server.url()));
   try {
     anonymous.info(progress);
     FAIL() << "no error";
@@ -139,7 +139,7 @@ TEST(MonaiAuthClient, WithoutSignInOrWhenRenewalFailsTheErrorSaysSignInIsNeeded)
     EXPECT_NE(std::string(e.what()).find("Not authenticated"), std::string::npos) << e.what();
   }
 
-  MonaiLabelBackend stale(configFor(server.url()));
+  MonaiLabelBackend stale(authConfigFor(server.url()));
   stale.setSignInTokens({.accessToken = "old", .refreshToken = "also-old"});
   try {
     stale.info(progress);
@@ -153,9 +153,9 @@ TEST(MonaiAuthClient, WithoutSignInOrWhenRenewalFailsTheErrorSaysSignInIsNeeded)
   EXPECT_TRUE(stale.signInTokens().empty()) << "a refused refresh token is forgotten";
 
   // A refresh token kept from an earlier run, with no access token: renewed on first use.
-  MonaiLabelBackend first(configFor(server.url()));
+  MonaiLabelBackend first(authConfigFor(server.url()));
   const core::ai::SignInTokens kept = first.signIn("alice", "s3cret&=", progress);
-  MonaiLabelBackend restored(configFor(server.url()));
+  MonaiLabelBackend restored(authConfigFor(server.url()));
   core::ai::SignInTokens onlyRefresh;
   onlyRefresh.refreshToken = kept.refreshToken;
   restored.setSignInTokens(onlyRefresh);

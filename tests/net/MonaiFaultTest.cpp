@@ -15,16 +15,16 @@ using delineate::test::FaultAction;
 
 namespace {
 
-const std::string kJson = "application/json";
+const std::string kJsonType = "application/json";
 
 // A server whose /info/ and /session/ work and whose /infer answers `inferAnswer`.
 test::FaultServer::Script script(FaultAction inferAnswer) {
   return [inferAnswer](const std::string& method, const std::string& path) {
     if (path == "/info/") {
-      return test::answer(200, kJson, annotation::LocalEngineBackend::infoJson().dump());
+      return test::answer(200, kJsonType, annotation::LocalEngineBackend::infoJson().dump());
     }
     if (path == "/session/" && method == "PUT") {
-      return test::answer(200, kJson, R"({"session_id": "s-1", "session_info": {}})");
+      return test::answer(200, kJsonType, R"({"session_id": "s-1", "session_info": {}})");
     }
     return inferAnswer;
   };
@@ -82,10 +82,10 @@ TEST(MonaiFaults, A500WithABareTextBodySendsTheUserToTheServerLog) {
 }
 
 TEST(MonaiFaults, UnauthorizedForbiddenAndBusyAreToldApart) {
-  test::FaultServer a(script(test::answer(401, kJson, R"({"detail": "Not authenticated"})")));
-  test::FaultServer b(script(test::answer(403, kJson, R"({"detail": "Forbidden"})")));
-  test::FaultServer c(script(test::answer(429, kJson, R"({"detail": "busy"})")));
-  test::FaultServer d(script(test::answer(404, kJson, R"({"detail": "Not Found"})")));
+  test::FaultServer a(script(test::answer(401, kJsonType, R"({"detail": "Not authenticated"})")));
+  test::FaultServer b(script(test::answer(403, kJsonType, R"({"detail": "Forbidden"})")));
+  test::FaultServer c(script(test::answer(429, kJsonType, R"({"detail": "busy"})")));
+  test::FaultServer d(script(test::answer(404, kJsonType, R"({"detail": "Not Found"})")));
   const std::string unauthorized = clickError(a.url()), forbidden = clickError(b.url()),
                     busy = clickError(c.url()), missing = clickError(d.url());
   EXPECT_NE(unauthorized.find("401"), std::string::npos) << unauthorized;
@@ -160,7 +160,7 @@ TEST(MonaiFaults, TheClientWorksAgainOnceTheServerDoes) {
     }
     (void)method;
     (void)path;
-    return test::answer(200, kJson, annotation::LocalEngineBackend::infoJson().dump());
+    return test::answer(200, kJsonType, annotation::LocalEngineBackend::infoJson().dump());
   });
   plugins::MonaiServerConfig config;
   config.url = flaky.url();
