@@ -18,5 +18,6 @@ int runDetect(const Args& args);
 int runReport(const Args& args);
 int runDeid(const Args& args);
 int runUpload(const Args& args);
+int runPacs(const Args& args);
 
 }  // namespace delineate::cli

@@ -33,6 +33,7 @@ void usage(std::FILE* out) {
       "  deid IN OUT [--retain-...] de-identify DICOM/NIfTI for upload (PS3.15 profile; deid)\n"
       "  upload --server URL ...    send labelled cases to a datastore through a resumable\n"
       "                             queue, or --msd OUT to write an MSD dataset (upload)\n"
+      "  pacs find|get|send ...     query, retrieve from and send to a DICOM node (pacs)\n"
       "  --version                  print the version\n");
 }
 
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, std::function<int(const Args&)>> commands{
       {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
       {"infer", runInfer},   {"eval", runEval}, {"hang", runHang},       {"detect", runDetect},
-      {"report", runReport}, {"deid", runDeid}, {"upload", runUpload}};
+      {"report", runReport}, {"deid", runDeid}, {"upload", runUpload},   {"pacs", runPacs}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

@@ -107,6 +107,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   annotatorLoop_ = new AnnotatorLoopFeature(this, commands_);
   upload_ = new UploadFeature(this, commands_, options_.interactive);
   pacs_ = new PacsFeature(this, commands_, editing_);
+  connect(pacs_, &PacsFeature::openRequested, this, &MainWindow::openPath);
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
   frames_ = new FramesFeature(this, commands_, views_, editing_);
   connect(frames_, &FramesFeature::frameShown, this,

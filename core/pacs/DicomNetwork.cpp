@@ -4,16 +4,17 @@
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcfilefo.h>
 #include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmdata/dcxfer.h>
 #include <dcmtk/dcmnet/scu.h>
 
 #include <chrono>
-#include <cstdio>
 #include <map>
 #include <set>
 
 #include "core/Error.h"
 #include "core/io/DicomCodecs.h"
 #include "core/io/DicomCondition.h"
+#include "core/pacs/DicomAssociation.h"
 
 namespace delineate::core::pacs {
 
@@ -21,40 +22,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A DcmSCU set up for `node` with every wait bounded.
-void configure(DcmSCU& scu, const DicomNode& node, const DicomNetworkOptions& options) {
-  if (auto p = node.problem()) {
-    throw Error(ErrorKind::InvalidInput, node.label(), *p);
-  }
-  if (auto p = aeTitleProblem(options.callingAeTitle)) {
-    throw Error(ErrorKind::InvalidInput, node.label(), "our own AE title: " + *p);
-  }
-  scu.setAETitle(options.callingAeTitle.c_str());
-  scu.setPeerHostName(node.host.c_str());
-  scu.setPeerPort(static_cast<Uint16>(node.port));
-  scu.setPeerAETitle(node.aeTitle.c_str());
-  scu.setConnectionTimeout(static_cast<Sint32>(options.connectTimeout.count()));
-  scu.setACSETimeout(static_cast<Uint32>(options.responseTimeout.count()));
-  scu.setDIMSETimeout(static_cast<Uint32>(options.responseTimeout.count()));
-  scu.setDIMSEBlockingMode(DIMSE_NONBLOCKING);
-}
-
-// initNetwork + negotiateAssociation, with a message a user can act on.
-void associate(DcmSCU& scu, const DicomNode& node, const DicomNetworkOptions& options) {
-  checkDicom(scu.initNetwork(), node.label(), "starting the network");
-  const OFCondition c = scu.negotiateAssociation();
-  if (c.bad()) {
-    std::string hint;
-    if (c == DUL_ASSOCIATIONREJECTED) {
-      hint = " (check the node's AE title, and that it accepts " + options.callingAeTitle +
-             " from this computer)";
-    } else if (c == NET_EC_NoAcceptablePresentationContexts) {
-      hint = " (it accepts none of the kinds of object offered)";
-    }
-    throw Error(ErrorKind::Network, node.label(),
-                std::string("the association was not made: ") + c.text() + hint);
-  }
-}
+// DcmSCU, with the syntax the node accepted for a presentation context in reach.
+class StoreScu : public DcmSCU {
+ public:
+  using DcmSCU::findPresentationContext;
+};
 
 const OFList<OFString>& uncompressed() {
   static const OFList<OFString> list = [] {
@@ -98,22 +70,6 @@ bool storedStatus(std::uint16_t status) {
   return status == 0 || (status & 0xF000) == 0xB000;
 }
 
-std::string statusText(std::uint16_t status) {
-  char hex[8];
-  std::snprintf(hex, sizeof hex, "%04X", status);
-  std::string text = std::string("status ") + hex;
-  if ((status & 0xFF00) == 0xA700) {
-    text += " (out of resources: the node's storage is full)";
-  } else if ((status & 0xFF00) == 0xA900 || (status & 0xF000) == 0xC000) {
-    text += " (the node cannot store this object)";
-  } else if (status == 0x0122) {
-    text += " (the node does not store this kind of object)";
-  } else if ((status & 0xF000) == 0xB000) {
-    text += " (stored with a warning)";
-  }
-  return text;
-}
-
 }  // namespace
 
 std::size_t StoreReport::storedCount() const {
@@ -132,10 +88,10 @@ double echo(const DicomNode& node, const DicomNetworkOptions& options, ProgressS
   progress.throwIfCancelled();
   const auto start = Clock::now();
   DcmSCU scu;
-  configure(scu, node, options);
+  configureScu(scu, node, options);
   scu.addPresentationContext(UID_VerificationSOPClass, uncompressed());
   progress.report(0.2, "connecting to " + node.label());
-  associate(scu, node, options);
+  associateScu(scu, node, options);
   const OFCondition c = scu.sendECHORequest(0);
   if (c.bad()) {
     scu.abortAssociation();
@@ -166,8 +122,8 @@ StoreReport store(const DicomNode& node, const std::vector<std::filesystem::path
   if (contexts.empty()) {
     return report;
   }
-  DcmSCU scu;
-  configure(scu, node, options);
+  StoreScu scu;
+  configureScu(scu, node, options);
   for (const auto& [sopClass, transfers] : contexts) {
     for (const std::string& ts : transfers) {  // the file's own encoding, then uncompressed
       OFList<OFString> offered;
@@ -182,7 +138,7 @@ StoreReport store(const DicomNode& node, const std::vector<std::filesystem::path
     }
   }
   progress.report(0, "connecting to " + node.label());
-  associate(scu, node, options);
+  associateScu(scu, node, options);
   for (std::size_t i = 0; i < files.size(); ++i) {
     if (progress.cancelled()) {
       scu.abortAssociation();
@@ -199,7 +155,27 @@ StoreReport store(const DicomNode& node, const std::vector<std::filesystem::path
       continue;
     }
     Uint16 status = 0;
-    const OFCondition c = scu.sendSTORERequest(id, files[i].c_str(), nullptr, status);
+    OFCondition c = EC_Normal;
+    OFString abstractSyntax, accepted;
+    scu.findPresentationContext(id, abstractSyntax, accepted);
+    if (accepted == syntaxes[i].transferSyntax.c_str()) {
+      c = scu.sendSTORERequest(id, files[i].c_str(), nullptr, status);
+    } else {
+      // The node took the object only uncompressed (or in another syntax): DCMTK does not
+      // convert a file on the way, so decode it here, one file at a time.
+      DcmFileFormat format;
+      const E_TransferSyntax target = DcmXfer(accepted.c_str()).getXfer();
+      c = format.loadFile(files[i].c_str());
+      if (c.good()) {
+        c = format.getDataset()->chooseRepresentation(target, nullptr);
+      }
+      if (c.bad() || !format.getDataset()->canWriteXfer(target)) {
+        out.message = "cannot be converted from " + syntaxes[i].transferSyntax + " to the node's " +
+                      accepted.c_str() + (c.bad() ? std::string(": ") + c.text() : std::string());
+        continue;
+      }
+      c = scu.sendSTORERequest(id, "", format.getDataset(), status);
+    }
     if (c.bad()) {
       // The file could not be encoded for the accepted syntax, or the association broke.
       if (!scu.isConnected()) {
@@ -211,7 +187,7 @@ StoreReport store(const DicomNode& node, const std::vector<std::filesystem::path
     out.status = status;
     out.stored = storedStatus(status);
     if (status != 0) {
-      out.message = statusText(status);
+      out.message = dimseStatusText(status);
     }
     progress.report(double(i + 1) / double(files.size()),
                     "sent " + std::to_string(i + 1) + " of " + std::to_string(files.size()));

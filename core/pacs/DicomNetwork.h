@@ -37,7 +37,8 @@ struct StoreReport {
 };
 
 // C-STORE of every file in one association (a presentation context per SOP class and transfer
-// syntax found in the files, with explicit little endian as the fallback the node may pick).
+// syntax found in the files, with explicit little endian as the fallback the node may pick; a
+// file the node takes only uncompressed is decoded on the way).
 // A file the node refuses (or that is not DICOM) is reported and the rest still go; an
 // association that cannot be made or breaks throws Error naming the node. Cancel stops between
 // files and throws CancelledError.

@@ -1,0 +1,99 @@
+#pragma once
+// File > Query PACS… (Ctrl+Alt+O): searches a DICOM node of Edit > Preferences > DICOM nodes
+// (C-FIND), lists the studies in a sortable table and the series of the selected one with their
+// counts, and retrieves the study (C-GET) series by series into the local study folder, with
+// progress and Cancel. The first series is offered for opening as soon as it is complete, while
+// the others still come; instances already in the folder are not fetched again.
+#include <QDialog>
+#include <QString>
+#include <vector>
+
+#include "app/gui/DicomNodeSettings.h"
+#include "core/pacs/StudyRecords.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTableWidget;
+
+namespace delineate::app {
+
+class JobProgressWidget;
+class JobRunner;
+
+class StudyBrowserDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  explicit StudyBrowserDialog(QWidget* parent = nullptr);
+
+  // Reads the nodes from the settings.
+  void refresh();
+  void search();
+  // Retrieves the selected study, series by series.
+  void retrieve();
+  // Where retrieved studies are kept: <app data>/studies (each as <study UID>/<series UID>/).
+  static QString studyFolder();
+
+  QComboBox* nodeBox() const { return nodes_; }
+  QLineEdit* patientEdit() const { return patient_; }
+  QLineEdit* patientIdEdit() const { return patientId_; }
+  QLineEdit* accessionEdit() const { return accession_; }
+  QComboBox* modalityBox() const { return modality_; }
+  QLineEdit* dateEdit() const { return date_; }
+  QTableWidget* studyTable() const { return studies_; }
+  QTableWidget* seriesTable() const { return series_; }
+  QPushButton* searchButton() const { return search_; }
+  QPushButton* retrieveButton() const { return retrieve_; }
+  QLabel* statusLabel() const { return status_; }
+  JobRunner* queries() const { return queries_; }
+  JobRunner* retrieves() const { return retrieves_; }
+
+ Q_SIGNALS:
+  // A series of the study is complete in `folder`; `first`: the first of this retrieve.
+  void seriesRetrieved(const QString& folder, bool first);
+  // Every series of the study is complete (or failed: the status says which).
+  void studyRetrieved(const QString& folder);
+  void nodesWanted();
+
+ private:
+  std::optional<core::pacs::DicomNode> chosenNode() const;
+  const core::pacs::StudyRecord* selectedStudy() const;
+  void showStudies(std::vector<core::pacs::StudyRecord> studies);
+  void listSeries();
+  void showSeries(std::vector<core::pacs::SeriesRecord> series);
+  void retrieveNext();
+  void setStatus(const QString& text);
+  void updateButtons();
+
+  DicomNodeSettings settings_;
+  QComboBox* nodes_;
+  QLineEdit* patient_;
+  QLineEdit* patientId_;
+  QLineEdit* accession_;
+  QComboBox* modality_;
+  QLineEdit* date_;
+  QPushButton* search_;
+  QTableWidget* studies_;
+  QTableWidget* series_;
+  QPushButton* retrieve_;
+  QLabel* status_;
+  JobRunner* queries_;
+  JobRunner* retrieves_;
+  std::vector<core::pacs::StudyRecord> studyRecords_;
+  std::vector<core::pacs::SeriesRecord> seriesRecords_;
+  // The retrieve under way: its node, study, series still to come, and what arrived.
+  struct Retrieval {
+    core::pacs::DicomNode node;
+    std::string studyUid;
+    std::vector<std::string> seriesUids;
+    std::size_t next = 0;
+    std::size_t instances = 0;
+    std::size_t fromNetwork = 0;
+    QStringList problems;
+  };
+  std::optional<Retrieval> retrieval_;
+};
+
+}  // namespace delineate::app

@@ -1,0 +1,318 @@
+#include "core/pacs/DicomGet.h"
+
+#include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+#include <dcmtk/dcmdata/dcuid.h>
+#include <dcmtk/dcmnet/scu.h>
+
+#include <set>
+#include <system_error>
+
+#include "core/Error.h"
+#include "core/io/DicomCodecs.h"
+#include "core/io/DicomCondition.h"
+#include "core/pacs/DicomAssociation.h"
+#include "core/pacs/DicomFind.h"
+
+namespace delineate::core::pacs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kPartial = ".partial";
+
+// A UID as a file name: UIDs are digits and dots; anything else a node sends is replaced, so an
+// answer can never name a path outside the folder.
+std::string uidFileName(const std::string& uid) {
+  std::string out;
+  for (char c : uid) {
+    out += (c >= '0' && c <= '9') || c == '.' ? c : '_';
+  }
+  if (out.empty() || out == "." || out == "..") {
+    out = "unknown";
+  }
+  return out;
+}
+
+// The storage classes whose instances we accept (one presentation context each, as the C-GET's
+// SCP role): DCMTK's list of the common ones, and what Delineate reads or writes besides.
+std::vector<std::string> storageClasses() {
+  std::set<std::string> seen;
+  std::vector<std::string> out;
+  const auto add = [&](const char* uid) {
+    if (uid != nullptr && seen.insert(uid).second) {
+      out.push_back(uid);
+    }
+  };
+  for (const char* uid : {UID_CTImageStorage,
+                          UID_MRImageStorage,
+                          UID_EnhancedCTImageStorage,
+                          UID_EnhancedMRImageStorage,
+                          UID_SegmentationStorage,
+                          UID_ParametricMapStorage,
+                          UID_DigitalMammographyXRayImageStorageForPresentation,
+                          UID_DigitalMammographyXRayImageStorageForProcessing,
+                          UID_BreastTomosynthesisImageStorage,
+                          UID_UltrasoundImageStorage,
+                          UID_UltrasoundMultiframeImageStorage,
+                          UID_SecondaryCaptureImageStorage,
+                          UID_ComprehensiveSRStorage,
+                          UID_EnhancedSRStorage,
+                          UID_BasicTextSRStorage,
+                          UID_MammographyCADSRStorage,
+                          UID_KeyObjectSelectionDocumentStorage,
+                          UID_GrayscaleSoftcopyPresentationStateStorage,
+                          UID_PositronEmissionTomographyImageStorage,
+                          UID_DigitalXRayImageStorageForPresentation,
+                          UID_ComputedRadiographyImageStorage}) {
+    add(uid);
+  }
+  for (int i = 0; i < numberOfDcmShortSCUStorageSOPClassUIDs && out.size() < 120; ++i) {
+    add(dcmShortSCUStorageSOPClassUIDs[i]);
+  }
+  return out;
+}
+
+// Uncompressed first; then the encodings Delineate decodes, so a node can send what it stores
+// without converting it.
+OFList<OFString> acceptedSyntaxes() {
+  OFList<OFString> l;
+  for (const char* uid :
+       {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax,
+        UID_JPEGProcess14SV1TransferSyntax, UID_JPEGLSLosslessTransferSyntax,
+        UID_RLELosslessTransferSyntax, UID_JPEG2000LosslessOnlyTransferSyntax,
+        UID_JPEGProcess1TransferSyntax, UID_JPEGProcess2_4TransferSyntax,
+        UID_JPEGLSLossyTransferSyntax, UID_JPEG2000TransferSyntax,
+        UID_DeflatedExplicitVRLittleEndianTransferSyntax, UID_BigEndianExplicitTransferSyntax}) {
+    l.push_back(uid);
+  }
+  return l;
+}
+
+class GetScu : public DcmSCU {
+ public:
+  GetScu(fs::path folder, ProgressSink& progress, std::size_t expected)
+      : folder_(std::move(folder)), progress_(progress), expected_(expected) {}
+
+  std::size_t received() const { return received_; }
+  bool cancelledByUser() const { return cancelled_; }
+  Uint16 finalStatus() const { return finalStatus_; }
+  const std::string& writeProblem() const { return writeProblem_; }
+
+ protected:
+  // Each instance as a Part-10 file in the transfer syntax it came in, written under a
+  // `.partial` name and renamed when complete.
+  OFCondition handleSTORERequest(const T_ASC_PresentationContextID, DcmDataset* incoming,
+                                 OFBool& continueCGETSession, Uint16& cStoreReturnStatus) override {
+    OFString sopClass, sop, series;
+    if (incoming == nullptr || incoming->findAndGetOFString(DCM_SOPInstanceUID, sop).bad() ||
+        sop.empty() || incoming->findAndGetOFString(DCM_SOPClassUID, sopClass).bad()) {
+      cStoreReturnStatus = STATUS_STORE_Error_DataSetDoesNotMatchSOPClass;
+      return EC_Normal;  // refused; the retrieve goes on and reports it missing
+    }
+    incoming->findAndGetOFString(DCM_SeriesInstanceUID, series);
+    const fs::path file = retrievedFile(folder_, series.c_str(), sop.c_str());
+    const std::string partial = file.string() + kPartial;
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    OFCondition c = ec ? makeOFCondition(0, 1, OF_error, ec.message().c_str()) : EC_Normal;
+    if (c.good()) {
+      DcmFileFormat format(incoming);
+      c = format.saveFile(partial.c_str(), EXS_Unknown);  // as it came
+    }
+    if (c.good()) {
+      fs::rename(partial, file, ec);
+      if (ec) {
+        c = makeOFCondition(0, 2, OF_error, ec.message().c_str());
+      }
+    }
+    if (c.bad()) {
+      fs::remove(partial, ec);
+      writeProblem_ = file.string() + ": " + c.text();
+      cStoreReturnStatus = STATUS_STORE_Refused_OutOfResources;
+      continueCGETSession = OFFalse;
+      return EC_Normal;
+    }
+    ++received_;
+    progress_.report(expected_ ? 0.1 + 0.9 * double(received_) / double(expected_) : 0.5,
+                     "received " + std::to_string(received_) +
+                         (expected_ ? " of " + std::to_string(expected_) : std::string()));
+    cStoreReturnStatus = STATUS_Success;
+    if (progress_.cancelled()) {
+      cancelled_ = true;
+      continueCGETSession = OFFalse;
+    }
+    return EC_Normal;
+  }
+
+  OFCondition handleCGETResponse(const T_ASC_PresentationContextID presID,
+                                 RetrieveResponse* response, OFBool& continueCGETSession) override {
+    const OFCondition c = DcmSCU::handleCGETResponse(presID, response, continueCGETSession);
+    if (response != nullptr && !DICOM_PENDING_STATUS(response->m_status)) {
+      finalStatus_ = response->m_status;
+    }
+    if (progress_.cancelled()) {
+      cancelled_ = true;
+      continueCGETSession = OFFalse;
+    }
+    return c;
+  }
+
+ private:
+  fs::path folder_;
+  ProgressSink& progress_;
+  std::size_t expected_;
+  std::size_t received_ = 0;
+  std::string writeProblem_;
+  bool cancelled_ = false;
+  Uint16 finalStatus_ = 0;
+};
+
+// One C-GET of `keys`; throws for what ends the retrieve (association, cancel, a folder that
+// cannot be written), returns the final status for the caller to judge.
+Uint16 sendGet(GetScu& scu, const DicomNode& node, T_ASC_PresentationContextID id,
+               DcmDataset& keys) {
+  const OFCondition c = scu.sendCGETRequest(id, &keys, nullptr);
+  if (scu.cancelledByUser()) {
+    scu.abortAssociation();
+    throw CancelledError();
+  }
+  if (!scu.writeProblem().empty()) {
+    scu.abortAssociation();
+    throw Error(ErrorKind::Io, scu.writeProblem(), "could not write a retrieved instance");
+  }
+  if (c.bad()) {
+    scu.abortAssociation();
+    throw dicomError(c, node.label(), "C-GET");
+  }
+  return scu.finalStatus();
+}
+
+}  // namespace
+
+nlohmann::json RetrieveReport::toJson() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const fs::path& f : files) {
+    list.push_back(f.string());
+  }
+  return {{"files", list},
+          {"received", received},
+          {"already_local", alreadyLocal},
+          {"missing", missing}};
+}
+
+fs::path retrievedFile(const fs::path& folder, const std::string& seriesInstanceUid,
+                       const std::string& sopInstanceUid) {
+  return folder / uidFileName(seriesInstanceUid) / (uidFileName(sopInstanceUid) + ".dcm");
+}
+
+RetrieveReport retrieveByGet(const DicomNode& node, const RetrieveRequest& request,
+                             const fs::path& folder, const DicomNetworkOptions& options,
+                             ProgressSink& progress) {
+  if (request.studyInstanceUid.empty()) {
+    throw Error(ErrorKind::InvalidInput, node.label(), "a retrieve needs the study's UID");
+  }
+  ensureDicomCodecs();
+  // What the node holds, instance by instance, and what of it is here already.
+  SubProgress listing(progress, 0, 0.1);
+  std::vector<std::string> seriesUids;
+  if (!request.seriesInstanceUid.empty()) {
+    seriesUids.push_back(request.seriesInstanceUid);
+  } else {
+    for (const SeriesRecord& s : findSeries(node, request.studyInstanceUid, options, listing)) {
+      seriesUids.push_back(s.seriesInstanceUid);
+    }
+  }
+  std::vector<InstanceRecord> wanted;
+  for (const std::string& series : seriesUids) {
+    for (InstanceRecord& r :
+         findInstances(node, request.studyInstanceUid, series, options, listing)) {
+      wanted.push_back(std::move(r));
+    }
+  }
+  RetrieveReport report;
+  std::vector<const InstanceRecord*> lacking;
+  std::set<std::string> lackingSeries;
+  for (const InstanceRecord& r : wanted) {
+    std::error_code ec;
+    const fs::path file = retrievedFile(folder, r.seriesInstanceUid, r.sopInstanceUid);
+    if (fs::is_regular_file(file, ec) && fs::file_size(file, ec) > 0 && !ec) {
+      ++report.alreadyLocal;
+    } else {
+      lacking.push_back(&r);
+      lackingSeries.insert(r.seriesInstanceUid);
+    }
+  }
+  if (!lacking.empty()) {
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (ec) {
+      throw Error(ErrorKind::Io, folder.string(), "cannot create the folder: " + ec.message());
+    }
+    GetScu scu(folder, progress, lacking.size());
+    configureScu(scu, node, options);
+    OFList<OFString> query;
+    query.push_back(UID_LittleEndianExplicitTransferSyntax);
+    query.push_back(UID_LittleEndianImplicitTransferSyntax);
+    checkDicom(scu.addPresentationContext(UID_GETStudyRootQueryRetrieveInformationModel, query),
+               node.label(), "offering Study Root C-GET");
+    const OFList<OFString> syntaxes = acceptedSyntaxes();
+    for (const std::string& sopClass : storageClasses()) {
+      checkDicom(scu.addPresentationContext(sopClass.c_str(), syntaxes, ASC_SC_ROLE_SCP),
+                 node.label(), "offering to receive " + sopClass);
+    }
+    progress.report(0.1, "connecting to " + node.label());
+    associateScu(scu, node, options);
+    const T_ASC_PresentationContextID id =
+        scu.findPresentationContextID(UID_GETStudyRootQueryRetrieveInformationModel, "");
+    if (id == 0) {
+      scu.abortAssociation();
+      throw Error(ErrorKind::Network, node.label(),
+                  "the node does not offer C-GET (retrieve by C-MOVE instead)");
+    }
+    std::vector<DcmDataset> requests;
+    if (report.alreadyLocal == 0) {  // whole series at once
+      for (const std::string& series : lackingSeries) {
+        DcmDataset& keys = requests.emplace_back();
+        putQueryKey(keys, DCM_QueryRetrieveLevel, "SERIES");
+        putQueryKey(keys, DCM_StudyInstanceUID, request.studyInstanceUid);
+        putQueryKey(keys, DCM_SeriesInstanceUID, series);
+      }
+    } else {  // only what is missing, instance by instance
+      for (const InstanceRecord* r : lacking) {
+        DcmDataset& keys = requests.emplace_back();
+        putQueryKey(keys, DCM_QueryRetrieveLevel, "IMAGE");
+        putQueryKey(keys, DCM_StudyInstanceUID, request.studyInstanceUid);
+        putQueryKey(keys, DCM_SeriesInstanceUID, r->seriesInstanceUid);
+        putQueryKey(keys, DCM_SOPInstanceUID, r->sopInstanceUid);
+      }
+    }
+    for (DcmDataset& keys : requests) {
+      const Uint16 status = sendGet(scu, node, id, keys);
+      // B000 (some sub-operations failed) is judged below, instance by instance.
+      if (status != STATUS_Success &&
+          status != STATUS_GET_Warning_SubOperationsCompleteOneOrMoreFailures) {
+        scu.abortAssociation();
+        throw Error(ErrorKind::Network, node.label(),
+                    "the retrieve failed: " + dimseStatusText(status));
+      }
+    }
+    scu.releaseAssociation();
+    report.received = scu.received();
+  }
+  for (const InstanceRecord& r : wanted) {
+    const fs::path file = retrievedFile(folder, r.seriesInstanceUid, r.sopInstanceUid);
+    std::error_code ec;
+    if (fs::is_regular_file(file, ec)) {
+      report.files.push_back(file);
+    } else {
+      report.missing.push_back(r.sopInstanceUid);
+    }
+  }
+  progress.report(1, "retrieved");
+  return report;
+}
+
+}  // namespace delineate::core::pacs

@@ -1,0 +1,42 @@
+#pragma once
+// C-GET (Study Root) of a study or one series into a folder, each instance as
+// FOLDER/<Series Instance UID>/<SOP Instance UID>.dcm. The instances arrive on our own
+// association (no listener, nothing to register but our AE title). An instance is written as
+// `.partial` and renamed when complete, so an interrupted retrieve never leaves a file that looks
+// whole; a retrieve of something partly in the folder asks only for the instances it lacks.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/jobs/ProgressSink.h"
+#include "core/pacs/DicomNetwork.h"
+
+namespace delineate::core::pacs {
+
+struct RetrieveRequest {
+  std::string studyInstanceUid;
+  std::string seriesInstanceUid;  // empty: every series of the study
+};
+
+struct RetrieveReport {
+  std::vector<std::filesystem::path> files;  // every instance of the request now in the folder
+  std::size_t received = 0;                  // of them, this retrieve's
+  std::size_t alreadyLocal = 0;              // of them, found complete in the folder
+  std::vector<std::string> missing;          // SOP Instance UIDs the node did not deliver
+  nlohmann::json toJson() const;
+};
+
+// The instance's file in `folder` (whether or not it exists).
+std::filesystem::path retrievedFile(const std::filesystem::path& folder,
+                                    const std::string& seriesInstanceUid,
+                                    const std::string& sopInstanceUid);
+
+// Throws Error(Network) naming the node for a refused association or a failed retrieve (with
+// its status), Error(Io) for a folder that cannot be written, CancelledError on Cancel (what
+// arrived complete stays). Instances the node lists but does not send are in `missing`.
+RetrieveReport retrieveByGet(const DicomNode& node, const RetrieveRequest& request,
+                             const std::filesystem::path& folder,
+                             const DicomNetworkOptions& options, ProgressSink& progress);
+
+}  // namespace delineate::core::pacs

@@ -1,0 +1,88 @@
+#include "core/pacs/StudyRecords.h"
+
+#include <cctype>
+
+namespace delineate::core::pacs {
+
+namespace {
+
+bool isDate(const std::string& s) {
+  if (s.size() != 8) {
+    return false;
+  }
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) {
+      return false;
+    }
+  }
+  const int month = std::stoi(s.substr(4, 2)), day = std::stoi(s.substr(6, 2));
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+bool hasWildcard(const std::string& s) {
+  return s.find_first_of("*?") != std::string::npos;
+}
+
+void putCount(nlohmann::json& j, const char* key, int value) {
+  if (value >= 0) {
+    j[key] = value;
+  }
+}
+
+}  // namespace
+
+bool isDicomDateOrRange(const std::string& value) {
+  const auto dash = value.find('-');
+  if (dash == std::string::npos) {
+    return isDate(value);
+  }
+  const std::string from = value.substr(0, dash), to = value.substr(dash + 1);
+  if (from.empty() && to.empty()) {
+    return false;
+  }
+  return (from.empty() || isDate(from)) && (to.empty() || isDate(to)) &&
+         (from.empty() || to.empty() || from <= to);
+}
+
+std::optional<std::string> StudyQuery::problem() const {
+  if (!studyDate.empty() && !isDicomDateOrRange(studyDate)) {
+    return "the study date '" + studyDate +
+           "' is not YYYYMMDD or a range YYYYMMDD-YYYYMMDD (either end may be left open)";
+  }
+  if (hasWildcard(studyInstanceUid)) {
+    return "a study UID takes no wildcards";
+  }
+  if (modality.find_first_of("*?\\") != std::string::npos) {
+    return "give one modality (CT, MR, MG...), without wildcards";
+  }
+  return std::nullopt;
+}
+
+nlohmann::json StudyRecord::toJson() const {
+  nlohmann::json j = {{"study_instance_uid", studyInstanceUid},
+                      {"patient_name", patientName},
+                      {"patient_id", patientId},
+                      {"patient_birth_date", patientBirthDate},
+                      {"patient_sex", patientSex},
+                      {"study_date", studyDate},
+                      {"study_time", studyTime},
+                      {"accession_number", accessionNumber},
+                      {"study_description", studyDescription},
+                      {"modalities", modalities}};
+  putCount(j, "series", seriesCount);
+  putCount(j, "instances", instanceCount);
+  return j;
+}
+
+nlohmann::json SeriesRecord::toJson() const {
+  nlohmann::json j = {{"study_instance_uid", studyInstanceUid},
+                      {"series_instance_uid", seriesInstanceUid},
+                      {"modality", modality},
+                      {"series_description", seriesDescription},
+                      {"body_part", bodyPart}};
+  putCount(j, "series_number", seriesNumber);
+  putCount(j, "instances", instanceCount);
+  return j;
+}
+
+}  // namespace delineate::core::pacs

@@ -1,0 +1,127 @@
+// File > Query PACS… against a real PACS (Debian's Orthanc on 127.0.0.1): the study browser
+// searches the node set up in Preferences, lists the study and its series with their counts,
+// and Retrieve brings the series into the local study folder and opens it in the window; a
+// second Retrieve fetches nothing. A search that cannot work is said before connecting.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+
+#include "EditingTestSupport.h"
+#include "GuiTestSupport.h"
+#include "app/gui/DicomNodeSettings.h"
+#include "app/gui/JobRunner.h"
+#include "app/gui/MainWindow.h"
+#include "app/gui/PacsFeature.h"
+#include "app/gui/StudyBrowserDialog.h"
+#include "core/io/DicomSeriesWriter.h"
+#include "core/jobs/ProgressSink.h"
+#include "core/pacs/DicomNetwork.h"
+#include "net/OrthancServer.h"
+
+using namespace delineate;
+
+namespace {
+
+struct ForgetPacsNodes {
+  ForgetPacsNodes() { QSettings().remove(QStringLiteral("pacs")); }
+  ~ForgetPacsNodes() { QSettings().remove(QStringLiteral("pacs")); }
+};
+
+class StudyBrowserTest : public test::EditingWindowTest {};
+
+}  // namespace
+
+TEST_F(StudyBrowserTest, SearchesListsTheSeriesAndRetrievesIntoTheWindow) {
+  if (!test::OrthancServer::installed()) {
+    GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
+  }
+  ForgetPacsNodes forget;
+  test::OrthancServer pacs(dir_ / "pacs");
+  ASSERT_TRUE(pacs.running());
+  // The PACS holds one CT study: the window's own image, written as DOE^JANE's.
+  core::NullProgress quiet;
+  core::DicomWriteOptions written;
+  written.attributes = {{"PatientName", "DOE^JANE"},
+                        {"Modality", "CT"},
+                        {"PatientID", "PACS-1"},
+                        {"StudyDate", "20250310"},
+                        {"StudyDescription", "Chest CT"},
+                        {"StudyInstanceUID", "1.2.826.0.1.3680043.10.1447.77.1"},
+                        {"SeriesInstanceUID", "1.2.826.0.1.3680043.10.1447.77.1.1"}};
+  written.instanceKey = "browser";
+  const core::VolumePtr original = window_->volume();
+  ASSERT_TRUE(original);
+  const auto files = core::writeDicomSeries(*original, dir_ / "sent", written, quiet);
+  ASSERT_EQ(core::pacs::store(pacs.node(), files, {}, quiet).storedCount(), files.size());
+  app::DicomNodeSettings settings;
+  settings.nodes = {pacs.node()};
+  settings.save();
+
+  window_->action(QStringLiteral("file.queryPacs"))->trigger();
+  app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
+  ASSERT_TRUE(browser->isVisible());
+  ASSERT_EQ(browser->nodeBox()->count(), 1);
+  EXPECT_FALSE(browser->retrieveButton()->isEnabled()) << "nothing chosen yet";
+
+  browser->dateEdit()->setText(QStringLiteral("last week"));
+  browser->searchButton()->click();
+  EXPECT_TRUE(browser->statusLabel()->text().contains(QStringLiteral("is not YYYYMMDD")))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_FALSE(browser->queries()->busy()) << "refused before connecting";
+
+  browser->dateEdit()->setText(QStringLiteral("20250101-"));
+  browser->patientEdit()->setText(QStringLiteral("doe*"));
+  browser->searchButton()->click();
+  QTableWidget* studies = browser->studyTable();
+  ASSERT_TRUE(test::waitUntil([&] { return studies->rowCount() == 1; }, 30000))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(studies->item(0, 0)->text(), QStringLiteral("DOE, JANE"));
+  EXPECT_EQ(studies->item(0, 2)->text(), QStringLiteral("2025-03-10"));
+  EXPECT_EQ(studies->item(0, 6)->data(Qt::DisplayRole).toInt(), int(files.size()));
+
+  studies->selectRow(0);
+  QTableWidget* series = browser->seriesTable();
+  ASSERT_TRUE(test::waitUntil([&] { return series->rowCount() == 1; }, 30000));
+  EXPECT_EQ(series->item(0, 1)->text(), QStringLiteral("CT"));
+  EXPECT_EQ(series->item(0, 2)->data(Qt::DisplayRole).toInt(), int(files.size()));
+  ASSERT_TRUE(browser->retrieveButton()->isEnabled());
+
+  // Retrieve: the series opens in the window, from the local study folder.
+  bool shown = false;
+  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&] { shown = true; });
+  browser->retrieveButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return shown && !browser->retrieves()->busy(); }, 60000))
+      << browser->statusLabel()->text().toStdString();
+  const core::VolumePtr opened = window_->volume();
+  ASSERT_TRUE(opened);
+  EXPECT_NE(opened, original);
+  EXPECT_EQ(opened->geometry().size, original->geometry().size);
+  EXPECT_EQ(opened->info().patientName, "DOE^JANE");
+  const QString folder = QDir(app::StudyBrowserDialog::studyFolder())
+                             .filePath(QStringLiteral("1.2.826.0.1.3680043.10.1447.77.1"));
+  EXPECT_TRUE(
+      browser->statusLabel()->text().contains(QStringLiteral("%1 fetched").arg(files.size())))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(QDir(folder + QStringLiteral("/1.2.826.0.1.3680043.10.1447.77.1.1"))
+                .entryList({QStringLiteral("*.dcm")}, QDir::Files)
+                .size(),
+            int(files.size()));
+
+  QDir().mkpath(QStringLiteral(DELINEATE_SCREENSHOT_DIR));
+  EXPECT_TRUE(browser->grab().save(QStringLiteral(DELINEATE_SCREENSHOT_DIR "/study-browser.png")));
+
+  // Again: everything is local, nothing is fetched.
+  browser->retrieveButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !browser->retrieves()->busy(); }, 60000));
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return browser->statusLabel()->text().contains(QStringLiteral("(0 fetched")); }, 30000))
+      << browser->statusLabel()->text().toStdString();
+  QDir(folder).removeRecursively();
+}
