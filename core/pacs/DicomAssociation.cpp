@@ -1,6 +1,7 @@
 #include "core/pacs/DicomAssociation.h"
 
 #include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmnet/scu.h>
 
 #include <cstdio>
@@ -43,6 +44,14 @@ void associateScu(DcmSCU& scu, const DicomNode& node, const DicomNetworkOptions&
     throw Error(ErrorKind::Network, node.label(),
                 std::string("the association was not made: ") + c.text() + hint);
   }
+}
+
+void offerUncompressed(DcmSCU& scu, const char* sopClass, const DicomNode& node,
+                       const std::string& what) {
+  OFList<OFString> syntaxes;
+  syntaxes.push_back(UID_LittleEndianExplicitTransferSyntax);
+  syntaxes.push_back(UID_LittleEndianImplicitTransferSyntax);
+  checkDicom(scu.addPresentationContext(sopClass, syntaxes), node.label(), what);
 }
 
 void putQueryKey(DcmDataset& keys, const DcmTagKey& tag, const std::string& value) {

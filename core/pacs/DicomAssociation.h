@@ -20,6 +20,11 @@ void configureScu(DcmSCU& scu, const DicomNode& node, const DicomNetworkOptions&
 // (the AE titles, or the kinds of object offered).
 void associateScu(DcmSCU& scu, const DicomNode& node, const DicomNetworkOptions& options);
 
+// Offers `sopClass` (a query/retrieve model, verification) in uncompressed little endian,
+// explicit then implicit VR; an error names the node and `what`.
+void offerUncompressed(DcmSCU& scu, const char* sopClass, const DicomNode& node,
+                       const std::string& what);
+
 // Sets a key of a C-FIND, C-GET or C-MOVE identifier (an empty value asks for it back).
 void putQueryKey(DcmDataset& keys, const DcmTagKey& tag, const std::string& value);
 

@@ -74,11 +74,8 @@ void runFind(const DicomNode& node, const DicomNetworkOptions& options, Progress
   progress.throwIfCancelled();
   FindScu scu(handler, limit, progress);
   configureScu(scu, node, options);
-  OFList<OFString> syntaxes;
-  syntaxes.push_back(UID_LittleEndianExplicitTransferSyntax);
-  syntaxes.push_back(UID_LittleEndianImplicitTransferSyntax);
-  checkDicom(scu.addPresentationContext(UID_FINDStudyRootQueryRetrieveInformationModel, syntaxes),
-             node.label(), "offering Study Root C-FIND");
+  offerUncompressed(scu, UID_FINDStudyRootQueryRetrieveInformationModel, node,
+                    "offering Study Root C-FIND");
   progress.report(0, "connecting to " + node.label());
   associateScu(scu, node, options);
   const T_ASC_PresentationContextID id =

@@ -253,11 +253,8 @@ RetrieveReport retrieveByGet(const DicomNode& node, const RetrieveRequest& reque
     }
     GetScu scu(folder, progress, lacking.size());
     configureScu(scu, node, options);
-    OFList<OFString> query;
-    query.push_back(UID_LittleEndianExplicitTransferSyntax);
-    query.push_back(UID_LittleEndianImplicitTransferSyntax);
-    checkDicom(scu.addPresentationContext(UID_GETStudyRootQueryRetrieveInformationModel, query),
-               node.label(), "offering Study Root C-GET");
+    offerUncompressed(scu, UID_GETStudyRootQueryRetrieveInformationModel, node,
+                      "offering Study Root C-GET");
     const OFList<OFString> syntaxes = acceptedSyntaxes();
     for (const std::string& sopClass : storageClasses()) {
       checkDicom(scu.addPresentationContext(sopClass.c_str(), syntaxes, ASC_SC_ROLE_SCP),

@@ -36,6 +36,12 @@ struct ForgetServers {
   ~ForgetServers() { QSettings().remove(QStringLiteral("ai/servers")); }
 };
 
+// The DICOM nodes and calling AE title: none when a test starts, none left when it ends.
+struct ForgetPacsNodes {
+  ForgetPacsNodes() { QSettings().remove(QStringLiteral("pacs")); }
+  ~ForgetPacsNodes() { QSettings().remove(QStringLiteral("pacs")); }
+};
+
 }  // namespace delineate::test
 
 #define DELINEATE_REQUIRE_GUI()                                         \

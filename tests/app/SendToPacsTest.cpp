@@ -32,11 +32,6 @@ using namespace delineate;
 
 namespace {
 
-struct ForgetNodes {
-  ForgetNodes() { QSettings().remove(QStringLiteral("pacs")); }
-  ~ForgetNodes() { QSettings().remove(QStringLiteral("pacs")); }
-};
-
 class SendToPacsTest : public test::EditingWindowTest {
  protected:
   SendToPacsTest() { loadAsDicom_ = true; }
@@ -59,7 +54,7 @@ TEST_F(SendToPacsTest, TheSeriesAndItsSegReachThePacsSetUpInPreferences) {
   if (!test::OrthancServer::installed()) {
     GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
   }
-  ForgetNodes forget;
+  test::ForgetPacsNodes forget;
   test::OrthancServer pacs(dir_ / "pacs");
   ASSERT_TRUE(pacs.running());
 
@@ -127,7 +122,7 @@ TEST_F(SendToPacsTest, ToANodeMarkedDeidentifyOnlyPseudonymousCopiesGoAndTheSegS
   if (!test::OrthancServer::installed()) {
     GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
   }
-  ForgetNodes forget;
+  test::ForgetPacsNodes forget;
   struct ForgetDeid {
     ~ForgetDeid() { QSettings().remove(QStringLiteral("deid")); }
   } forgetDeid;

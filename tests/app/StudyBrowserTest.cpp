@@ -29,11 +29,6 @@ using namespace delineate;
 
 namespace {
 
-struct ForgetPacsNodes {
-  ForgetPacsNodes() { QSettings().remove(QStringLiteral("pacs")); }
-  ~ForgetPacsNodes() { QSettings().remove(QStringLiteral("pacs")); }
-};
-
 class StudyBrowserTest : public test::EditingWindowTest {};
 
 }  // namespace
@@ -42,7 +37,7 @@ TEST_F(StudyBrowserTest, SearchesListsTheSeriesAndRetrievesIntoTheWindow) {
   if (!test::OrthancServer::installed()) {
     GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
   }
-  ForgetPacsNodes forget;
+  test::ForgetPacsNodes forget;
   test::OrthancServer pacs(dir_ / "pacs");
   ASSERT_TRUE(pacs.running());
   // The PACS holds one CT study: the window's own image, written as DOE^JANE's.
