@@ -17,7 +17,8 @@ const QString kInterface = QStringLiteral("org.freedesktop.portal.Settings");
 const QString kNamespace = QStringLiteral("org.freedesktop.appearance");
 const QString kKey = QStringLiteral("color-scheme");
 constexpr int kReadTimeoutMs = 5000;
-constexpr int kConnectAttempts = 20, kConnectRetryMs = 100;
+constexpr int kQuickAttempts = 20, kQuickRetryMs = 100;
+constexpr int kConnectAttempts = kQuickAttempts + 60, kSlowRetryMs = 1000;
 
 // Read() answers a variant holding a variant (the older interface wraps twice): unwrap all.
 QVariant unwrapped(QVariant v) {
@@ -52,30 +53,37 @@ bool paletteIsDark(const QPalette& p) {
 
 DesktopColorScheme::DesktopColorScheme(QObject* parent)
     : QObject(parent), platformDark_(paletteIsDark(QGuiApplication::palette())) {
-  QDBusConnection bus = QDBusConnection::sessionBus();
-  if (!bus.isConnected()) {
+  if (!QDBusConnection::sessionBus().isConnected()) {
     return;
   }
-  QDBusMessage read =
+  read();
+  connectSettingChanged(0);
+}
+
+void DesktopColorScheme::read() {
+  QDBusMessage message =
       QDBusMessage::createMethodCall(kService, kPath, kInterface, QStringLiteral("Read"));
-  read << kNamespace << kKey;
+  message << kNamespace << kKey;
   // Asked without blocking: the window starts with the platform's palette and turns when the
   // portal answers (within milliseconds on a desktop; activating the portal may take longer).
-  auto* watcher = new QDBusPendingCallWatcher(bus.asyncCall(read, kReadTimeoutMs), this);
+  auto* watcher = new QDBusPendingCallWatcher(
+      QDBusConnection::sessionBus().asyncCall(message, kReadTimeoutMs), this);
   connect(watcher, &QDBusPendingCallWatcher::finished, this, [this](QDBusPendingCallWatcher* w) {
     w->deleteLater();
     const QDBusMessage answer = w->reply();
-    if (answer.type() != QDBusMessage::ReplyMessage || answer.arguments().isEmpty()) {
-      return;
-    }
-    const bool before = prefersDark();
-    portal_ = preferenceOf(answer.arguments().front());
-    answered_ = true;
-    if (prefersDark() != before) {
-      Q_EMIT changed();
+    if (answer.type() == QDBusMessage::ReplyMessage && !answer.arguments().isEmpty()) {
+      take(preferenceOf(answer.arguments().front()));
     }
   });
-  connectSettingChanged(0);
+}
+
+void DesktopColorScheme::take(std::optional<Preference> preference) {
+  const bool before = prefersDark();
+  portal_ = preference;
+  answered_ = true;
+  if (prefersDark() != before) {
+    Q_EMIT changed();
+  }
 }
 
 void DesktopColorScheme::connectSettingChanged(int attempt) {
@@ -85,11 +93,20 @@ void DesktopColorScheme::connectSettingChanged(int attempt) {
       kService, kPath, kInterface, QStringLiteral("SettingChanged"), this,
       SLOT(onSettingChanged(QString,QString,QDBusVariant)));
   // clang-format on
+  if (ok) {
+    following_ = true;
+    // A change made between the first Read and now sent its signal to nobody: read again.
+    if (attempt > 0) {
+      read();
+    }
+    return;
+  }
   // Made before the event loop has turned once (start-up), Qt's session bus refuses signal
-  // connections (seen every time with Qt 6.4); a moment later it takes them.
-  if (!ok && attempt < kConnectAttempts) {
-    QTimer::singleShot(kConnectRetryMs, this,
-                       [this, attempt] { connectSettingChanged(attempt + 1); });
+  // connections (seen every time with Qt 6.4); a moment later it takes them, later still on a
+  // loaded machine. Tried quickly at first, then once a second for a minute.
+  if (attempt < kConnectAttempts) {
+    const int delayMs = attempt < kQuickAttempts ? kQuickRetryMs : kSlowRetryMs;
+    QTimer::singleShot(delayMs, this, [this, attempt] { connectSettingChanged(attempt + 1); });
   }
 }
 
@@ -105,12 +122,7 @@ void DesktopColorScheme::onSettingChanged(const QString& nameSpace, const QStrin
   if (nameSpace != kNamespace || key != kKey) {
     return;
   }
-  const bool before = prefersDark();
-  portal_ = preferenceOf(value.variant());
-  answered_ = true;
-  if (prefersDark() != before) {
-    Q_EMIT changed();
-  }
+  take(preferenceOf(value.variant()));
 }
 
 }  // namespace delineate::app

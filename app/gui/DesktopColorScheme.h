@@ -22,6 +22,9 @@ class DesktopColorScheme : public QObject {
   // signal); nullopt until a portal answered.
   std::optional<Preference> portalPreference() const { return portal_; }
   bool portalAnswered() const { return answered_; }
+  // Whether the bus took the subscription to the portal's SettingChanged signal (changes made
+  // on the desktop before that are caught by reading the setting again once it is in place).
+  bool following() const { return following_; }
   // Dark when the portal prefers dark, light when it prefers light; otherwise whether the
   // platform's palette (before any change of ours) is dark.
   bool prefersDark() const;
@@ -36,9 +39,13 @@ class DesktopColorScheme : public QObject {
 
  private:
   void connectSettingChanged(int attempt);
+  // Asks the portal for the setting without blocking; the answer updates portal_.
+  void read();
+  void take(std::optional<Preference> preference);
 
   std::optional<Preference> portal_;
   bool answered_ = false;
+  bool following_ = false;
   bool platformDark_ = false;
 };
 

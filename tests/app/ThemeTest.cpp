@@ -24,6 +24,19 @@ bool setDesktopScheme(const QString& scheme) {
                             QStringLiteral("color-scheme"), scheme}) == 0;
 }
 
+// What the portal itself answers now (for a failure's message: the desktop chain or the app).
+QString portalSays() {
+  QProcess gdbus;
+  gdbus.start(QStringLiteral("gdbus"),
+              {QStringLiteral("call"), QStringLiteral("--session"), QStringLiteral("--dest"),
+               QStringLiteral("org.freedesktop.portal.Desktop"), QStringLiteral("--object-path"),
+               QStringLiteral("/org/freedesktop/portal/desktop"), QStringLiteral("--method"),
+               QStringLiteral("org.freedesktop.portal.Settings.Read"),
+               QStringLiteral("org.freedesktop.appearance"), QStringLiteral("color-scheme")});
+  gdbus.waitForFinished(5000);
+  return QString::fromUtf8(gdbus.readAllStandardOutput() + gdbus.readAllStandardError()).trimmed();
+}
+
 bool paletteDark() {
   return QApplication::palette().color(QPalette::Window).lightness() < 80;
 }
@@ -42,11 +55,14 @@ TEST(ThemeTest, FollowsTheDesktopsColourSchemeThroughThePortal) {
   EXPECT_EQ(theme->mode(), app::ThemeMode::FollowDesktop);
   ASSERT_TRUE(test::waitUntil([&] { return theme->desktop()->portalAnswered(); }, 20000))
       << "the portal answered";
+  ASSERT_TRUE(test::waitUntil([&] { return theme->desktop()->following(); }, 60000))
+      << "the bus took the subscription to the portal's SettingChanged";
   EXPECT_TRUE(theme->dark()) << "the desktop prefers dark";
   EXPECT_TRUE(paletteDark());
 
   ASSERT_TRUE(setDesktopScheme(QStringLiteral("prefer-light")));
-  EXPECT_TRUE(test::waitUntil([&] { return !theme->dark(); }, 20000)) << "turned with the desktop";
+  EXPECT_TRUE(test::waitUntil([&] { return !theme->dark(); }, 20000))
+      << "turned with the desktop; the portal now answers " << portalSays().toStdString();
   EXPECT_FALSE(paletteDark());
   ASSERT_TRUE(setDesktopScheme(QStringLiteral("prefer-dark")));
   EXPECT_TRUE(test::waitUntil([&] { return theme->dark(); }, 20000));
