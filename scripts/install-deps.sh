@@ -11,7 +11,7 @@ pkgs=(
   nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
-  dcmtk dicom3tools dcm2niix plastimatch poppler-utils orthanc
+  dcmtk dicom3tools dcm2niix plastimatch poppler-utils orthanc orthanc-dicomweb
   libgdcm-tools python3 python3-numpy python3-pydicom python3-nibabel
   dpkg-dev file appstream desktop-file-utils shared-mime-info
   clang libclang-rt-14-dev

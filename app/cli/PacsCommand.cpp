@@ -1,5 +1,6 @@
-// delineate-cli pacs: query a DICOM node (C-FIND), retrieve from it (C-GET) and send to it
-// (C-STORE), with JSON on stdout for scripts (docs/pacs.md).
+// delineate-cli pacs: query a PACS, retrieve from it and send to it, over DIMSE (C-FIND, C-GET,
+// C-STORE) or DICOMweb (QIDO-RS, WADO-RS, STOW-RS), with JSON on stdout for scripts
+// (docs/pacs.md).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,12 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "CliPassword.h"
 #include "CliProgress.h"
 #include "Commands.h"
 #include "core/Error.h"
-#include "core/pacs/DicomFind.h"
-#include "core/pacs/DicomGet.h"
-#include "core/pacs/DicomNetwork.h"
+#include "core/dicomweb/PacsService.h"
 
 namespace delineate::cli {
 
@@ -25,22 +25,28 @@ namespace pacs = core::pacs;
 using nlohmann::json;
 
 constexpr const char* kPacsUsage =
-    "usage: delineate-cli pacs find --dimse AET@HOST:PORT [--patient NAME] [--patient-id ID]\n"
+    "usage: delineate-cli pacs find NODE [--patient NAME] [--patient-id ID]\n"
     "                               [--accession A] [--modality M] [--date YYYYMMDD[-YYYYMMDD]]\n"
     "                               [--description D] [--study UID] [--limit N] [--json]\n"
-    "       delineate-cli pacs get --dimse AET@HOST:PORT --study UID [--series UID] --out DIR\n"
-    "       delineate-cli pacs send --dimse AET@HOST:PORT FILE|DIR ...\n"
-    "  common: [--calling-aet AET] (default DELINEATE) [--timeout SECONDS]\n"
+    "       delineate-cli pacs get NODE --study UID [--series UID] --out DIR\n"
+    "       delineate-cli pacs send NODE FILE|DIR ...\n"
+    "  NODE: --dimse AET@HOST:PORT [--calling-aet AET] (default DELINEATE)\n"
+    "     or --dicomweb URL (the root of its studies route, e.g. http://host:8042/dicom-web)\n"
+    "        [--user NAME [--password-file FILE]] | [--token TOKEN] [--ca CA.pem]\n"
+    "        (the password is read from FILE or from DELINEATE_PASSWORD)\n"
+    "  common: [--timeout SECONDS]\n"
     "  find: studies matching the search (NAME and D take * and ? wildcards); with --study, the\n"
     "        series of that study. --json prints a JSON array (else one line each).\n"
-    "  get:  C-GET into DIR/<series UID>/<SOP instance UID>.dcm; instances already there are not\n"
-    "        fetched again. Prints a JSON summary; exit 1 when an instance is missing.\n"
-    "  send: C-STORE of the files (folders are searched). Exit 1 when a file was refused.\n";
+    "  get:  C-GET or WADO-RS into DIR/<series UID>/<SOP instance UID>.dcm; instances already\n"
+    "        there are not fetched again. Prints a JSON summary; exit 1 when one is missing.\n"
+    "  send: C-STORE or STOW-RS of the files (folders are searched). Exit 1 when a file was\n"
+    "        refused (STOW-RS: not listed as stored in the server's answer).\n";
 
 struct PacsOptions {
   std::string action;
   pacs::DicomNode node;
-  pacs::DicomNetworkOptions network;
+  pacs::PacsAccess access;
+  std::string passwordFile;
   pacs::StudyQuery query;
   std::string series;
   std::string out;
@@ -100,11 +106,25 @@ std::optional<PacsOptions> parsePacs(const Args& args) {
       }
       o.node = *node;
       haveNode = true;
+    } else if (a == "--dicomweb" && hasValue) {
+      o.node.name = args[i + 1];
+      o.node.dicomWebUrl = args[++i];
+      haveNode = true;
+    } else if (a == "--user" && hasValue) {
+      o.node.user = args[++i];
+      o.node.auth = pacs::WebAuth::Basic;
+    } else if (a == "--password-file" && hasValue) {
+      o.passwordFile = args[++i];
+    } else if (a == "--token" && hasValue) {
+      o.access.secret = args[++i];
+      o.node.auth = pacs::WebAuth::Bearer;
+    } else if (a == "--ca" && hasValue) {
+      o.node.caFile = args[++i];
     } else if (a == "--calling-aet" && hasValue) {
-      o.network.callingAeTitle = args[++i];
+      o.access.dimse.callingAeTitle = args[++i];
     } else if (a == "--timeout" && hasValue) {
-      o.network.responseTimeout = std::chrono::seconds(std::stoi(args[++i]));
-      o.network.connectTimeout = o.network.responseTimeout;
+      o.access.dimse.responseTimeout = std::chrono::seconds(std::stoi(args[++i]));
+      o.access.dimse.connectTimeout = o.access.dimse.responseTimeout;
     } else if (a == "--patient" && hasValue) {
       o.query.patientName = args[++i];
     } else if (a == "--patient-id" && hasValue) {
@@ -135,8 +155,25 @@ std::optional<PacsOptions> parsePacs(const Args& args) {
     }
   }
   if (!haveNode) {
-    std::fprintf(stderr, "delineate-cli pacs: give the node with --dimse AET@HOST:PORT\n");
+    std::fprintf(
+        stderr, "delineate-cli pacs: give the node with --dimse AET@HOST:PORT or --dicomweb URL\n");
     return std::nullopt;
+  }
+  if (o.node.isDicomWeb()) {
+    if (auto p = o.node.problem()) {
+      std::fprintf(stderr, "delineate-cli pacs: %s\n", p->c_str());
+      return std::nullopt;
+    }
+    if (o.node.auth == pacs::WebAuth::Basic) {
+      const std::optional<std::string> password = readPassword(o.passwordFile);
+      if (!password) {
+        std::fprintf(stderr,
+                     "delineate-cli pacs: --user needs a password: set DELINEATE_PASSWORD or "
+                     "give --password-file FILE\n");
+        return std::nullopt;
+      }
+      o.access.secret = *password;
+    }
   }
   if (o.action == "get" && (o.query.studyInstanceUid.empty() || o.out.empty())) {
     std::fprintf(stderr, "delineate-cli pacs get: needs --study UID and --out DIR\n");
@@ -154,14 +191,14 @@ int pacsFind(const PacsOptions& o, CliProgress& progress) {
   std::vector<std::string> lines;
   if (!o.query.studyInstanceUid.empty()) {
     for (const pacs::SeriesRecord& s :
-         pacs::findSeries(o.node, o.query.studyInstanceUid, o.network, progress)) {
+         pacs::querySeries(o.node, o.query.studyInstanceUid, o.access, progress)) {
       out.push_back(s.toJson());
       lines.push_back(s.seriesInstanceUid + "  " + s.modality + "  #" +
                       std::to_string(s.seriesNumber) + "  " + std::to_string(s.instanceCount) +
                       " instances  " + s.seriesDescription);
     }
   } else {
-    for (const pacs::StudyRecord& s : pacs::findStudies(o.node, o.query, o.network, progress)) {
+    for (const pacs::StudyRecord& s : pacs::queryStudies(o.node, o.query, o.access, progress)) {
       out.push_back(s.toJson());
       lines.push_back(s.studyInstanceUid + "  " + s.studyDate + "  " + s.patientName + "  " +
                       s.patientId + "  " + s.studyDescription);
@@ -179,7 +216,7 @@ int pacsFind(const PacsOptions& o, CliProgress& progress) {
 
 int pacsGet(const PacsOptions& o, CliProgress& progress) {
   const pacs::RetrieveReport report =
-      pacs::retrieveByGet(o.node, {o.query.studyInstanceUid, o.series}, o.out, o.network, progress);
+      pacs::retrieveStudy(o.node, {o.query.studyInstanceUid, o.series}, o.out, o.access, progress);
   json j = report.toJson();
   j.erase("files");
   j["instances"] = report.files.size();
@@ -202,7 +239,7 @@ int pacsSend(const PacsOptions& o, CliProgress& progress) {
     }
   }
   std::sort(files.begin(), files.end());
-  const pacs::StoreReport report = pacs::store(o.node, files, o.network, progress);
+  const pacs::StoreReport report = pacs::sendFiles(o.node, files, o.access, progress);
   json refused = json::array();
   for (const pacs::StoredFile& f : report.files) {
     if (!f.stored) {

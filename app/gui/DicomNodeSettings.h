@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dicomweb/PacsService.h"
 #include "core/pacs/DicomNetwork.h"
 #include "core/pacs/DicomNode.h"
 
@@ -16,6 +17,8 @@ struct DicomNodeSettings {
   static DicomNodeSettings load();  // an unreadable entry is dropped; a bad title: the default
   void save() const;
   core::pacs::DicomNetworkOptions networkOptions() const;
+  // How a job reaches a node: the DIMSE options and a DICOMweb node's secret (DicomWebSecrets).
+  core::pacs::PacsAccess access(std::string secret) const { return {networkOptions(), secret}; }
 };
 
 }  // namespace delineate::app

@@ -10,6 +10,8 @@
 #include <QVBoxLayout>
 #include <chrono>
 
+#include "app/gui/DicomWebNodeDialog.h"
+#include "app/gui/DicomWebSecrets.h"
 #include "app/gui/JobRunner.h"
 
 namespace delineate::app {
@@ -30,6 +32,7 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
       table_(new QTableWidget(0, ColumnCount, this)),
       calling_(new QLineEdit(this)),
       add_(new QPushButton(tr("Add"), this)),
+      addWeb_(new QPushButton(tr("Add DICOMweb…"), this)),
       remove_(new QPushButton(tr("Remove"), this)),
       verify_(new QPushButton(tr("Verify"), this)),
       jobs_(new JobRunner(this)) {
@@ -49,18 +52,24 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
   calling_->setMaxLength(16);
   calling_->setText(text(settings_.callingAeTitle));
   verify_->setObjectName(QStringLiteral("dicomNodeVerify"));
-  verify_->setToolTip(tr("C-ECHO: does the node answer and accept this workstation?"));
+  verify_->setToolTip(
+      tr("Does the node answer and accept this workstation? (C-ECHO, or a "
+         "QIDO-RS search with the credentials for a DICOMweb node)"));
+  addWeb_->setObjectName(QStringLiteral("dicomNodeAddWeb"));
+  addWeb_->setToolTip(tr("A PACS reached over HTTP(S): QIDO-RS, WADO-RS and STOW-RS"));
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(add_);
+  buttons->addWidget(addWeb_);
   buttons->addWidget(remove_);
   buttons->addStretch(1);
   buttons->addWidget(verify_);
   auto* own = new QFormLayout;
   own->addRow(tr("This workstation's AE title"), calling_);
-  auto* note = new QLabel(tr("File > Send to PACS sends the open series and its segmentation "
-                             "(DICOM SEG) to one of these nodes. The node must know this "
-                             "workstation's AE title and address. Mark a research archive "
-                             "\"De-identify\": what goes there is de-identified first."),
+  auto* note = new QLabel(tr("File > Query PACS searches and retrieves from these nodes; File > "
+                             "Send to PACS sends the open series and its segmentation (DICOM "
+                             "SEG) to one of them. A DIMSE node must know this workstation's AE "
+                             "title and address. Mark a research archive \"De-identify\": what "
+                             "goes there is de-identified first."),
                           this);
   note->setWordWrap(true);
   auto* layout = new QVBoxLayout(this);
@@ -76,10 +85,20 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
     table_->selectRow(table_->rowCount() - 1);
     Q_EMIT nodesChanged();
   });
+  connect(addWeb_, &QPushButton::clicked, this, [this] { editWebNode(-1); });
+  connect(table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+    if (row >= 0 && row < static_cast<int>(settings_.nodes.size()) &&
+        settings_.nodes[std::size_t(row)].isDicomWeb()) {
+      editWebNode(row);
+    }
+  });
   connect(remove_, &QPushButton::clicked, this, [this] {
     const int row = table_->currentRow();
     if (row < 0 || row >= static_cast<int>(settings_.nodes.size())) {
       return;
+    }
+    if (settings_.nodes[std::size_t(row)].isDicomWeb()) {
+      DicomWebSecrets::forget(settings_.nodes[std::size_t(row)]);
     }
     settings_.nodes.erase(settings_.nodes.begin() + row);
     settings_.save();
@@ -117,9 +136,20 @@ void DicomNodesPage::rebuild() {
   for (int row = 0; row < table_->rowCount(); ++row) {
     const core::pacs::DicomNode& n = settings_.nodes[std::size_t(row)];
     table_->setItem(row, Name, new QTableWidgetItem(text(n.name)));
-    table_->setItem(row, AeTitle, new QTableWidgetItem(text(n.aeTitle)));
-    table_->setItem(row, Host, new QTableWidgetItem(text(n.host)));
-    table_->setItem(row, Port, new QTableWidgetItem(QString::number(n.port)));
+    if (n.isDicomWeb()) {  // edited in its dialog: these cells only say where it is
+      const QString tip = tr("A DICOMweb node: double-click to edit");
+      for (const auto& [column, value] :
+           {std::pair{AeTitle, tr("DICOMweb")}, {Host, text(n.dicomWebUrl)}, {Port, QString()}}) {
+        auto* item = new QTableWidgetItem(value);
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        item->setToolTip(tip);
+        table_->setItem(row, column, item);
+      }
+    } else {
+      table_->setItem(row, AeTitle, new QTableWidgetItem(text(n.aeTitle)));
+      table_->setItem(row, Host, new QTableWidgetItem(text(n.host)));
+      table_->setItem(row, Port, new QTableWidgetItem(QString::number(n.port)));
+    }
     auto* status = new QTableWidgetItem(n.problem() ? text(*n.problem()) : tr("not verified"));
     status->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     table_->setItem(row, Status, status);
@@ -142,10 +172,15 @@ void DicomNodesPage::readRow(int row) {
     return item ? item->text().trimmed().toStdString() : std::string();
   };
   n.name = cell(Name);
-  n.aeTitle = cell(AeTitle);
-  n.host = cell(Host);
   const QTableWidgetItem* deidentify = table_->item(row, Deidentify);
   n.deidentify = deidentify != nullptr && deidentify->checkState() == Qt::Checked;
+  if (n.isDicomWeb()) {
+    settings_.save();
+    Q_EMIT nodesChanged();
+    return;
+  }
+  n.aeTitle = cell(AeTitle);
+  n.host = cell(Host);
   bool ok = false;
   n.port = QString::fromStdString(cell(Port)).toInt(&ok);
   if (!ok) {
@@ -172,15 +207,26 @@ void DicomNodesPage::verifySelected() {
     return;
   }
   const core::pacs::DicomNode node = settings_.nodes[std::size_t(row)];
-  core::pacs::DicomNetworkOptions options = settings_.networkOptions();
-  // An echo is answered at once by a node that works: a verify waits 10 s, not a transfer's 60.
-  options.responseTimeout = std::chrono::seconds(10);
   setStatus(row, tr("verifying…"));
   verify_->setEnabled(false);
+  DicomWebSecrets::fetch(node, this, [this, row, node](std::string secret, QString problem) {
+    if (!problem.isEmpty()) {
+      setStatus(row, problem);
+      updateButtons();
+      return;
+    }
+    verifyWith(row, node, std::move(secret));
+  });
+}
+
+void DicomNodesPage::verifyWith(int row, const core::pacs::DicomNode& node, std::string secret) {
+  core::pacs::PacsAccess access = settings_.access(std::move(secret));
+  // An echo is answered at once by a node that works: a verify waits 10 s, not a transfer's 60.
+  access.dimse.responseTimeout = std::chrono::seconds(10);
   jobs_->run<double>(
       tr("Verifying %1").arg(text(node.label())),
-      [node, options](core::ProgressSink& progress) {
-        return core::pacs::echo(node, options, progress);
+      [node, access](core::ProgressSink& progress) {
+        return core::pacs::verifyNode(node, access, progress);
       },
       [this, row](double ms) {
         setStatus(row, tr("verified: answered in %1 ms").arg(ms, 0, 'f', 0));
@@ -197,6 +243,39 @@ void DicomNodesPage::updateButtons() {
   const bool selected = row >= 0 && row < static_cast<int>(settings_.nodes.size());
   remove_->setEnabled(selected);
   verify_->setEnabled(selected && !jobs_->busy() && !settings_.nodes[std::size_t(row)].problem());
+}
+
+void DicomNodesPage::editWebNode(int row) {
+  const bool adding = row < 0 || row >= static_cast<int>(settings_.nodes.size());
+  core::pacs::DicomNode start;
+  if (adding) {
+    start.name = tr("DICOMweb PACS").toStdString();
+    start.dicomWebUrl = "https://";
+  } else {
+    start = settings_.nodes[std::size_t(row)];
+  }
+  auto* dialog = new DicomWebNodeDialog(start, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &QDialog::accepted, this, [this, dialog, row, adding, start] {
+    const core::pacs::DicomNode node = dialog->node();
+    const std::string secret = dialog->secret();
+    if (!adding && start.dicomWebUrl != node.dicomWebUrl) {
+      DicomWebSecrets::forget(start);
+    }
+    if (!secret.empty()) {
+      DicomWebSecrets::remember(node, secret);
+    }
+    if (adding) {
+      settings_.nodes.push_back(node);
+    } else {
+      settings_.nodes[std::size_t(row)] = node;
+    }
+    settings_.save();
+    rebuild();
+    table_->selectRow(adding ? table_->rowCount() - 1 : row);
+    Q_EMIT nodesChanged();
+  });
+  dialog->open();
 }
 
 }  // namespace delineate::app

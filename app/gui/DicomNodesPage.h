@@ -1,10 +1,12 @@
 #pragma once
-// Edit > Preferences > DICOM nodes: the PACS and other DICOM nodes this workstation sends to
-// (name, AE title, host, port, and whether what is sent is de-identified first; edited in the
-// table), this workstation's own AE title, and Verify
-// (C-ECHO, a job) with the answer in the node's Status column. A node with a wrong field says
-// which. Changes are kept at once.
+// Edit > Preferences > DICOM nodes: the PACS and other DICOM nodes this workstation queries and
+// sends to. DIMSE nodes (name, AE title, host, port, and whether what is sent is de-identified
+// first) are edited in the table; DICOMweb nodes (base URL, authentication, CA) in their own
+// dialog (Add DICOMweb…, or a double click on the row). This workstation's own AE title, and
+// Verify (C-ECHO, or a QIDO-RS search for a DICOMweb node; a job) with the answer in the node's
+// Status column. A node with a wrong field says which. Changes are kept at once.
 #include <QWidget>
+#include <string>
 
 #include "app/gui/DicomNodeSettings.h"
 
@@ -25,6 +27,9 @@ class DicomNodesPage : public QWidget {
   QTableWidget* table() const { return table_; }
   QLineEdit* callingAeEdit() const { return calling_; }
   QPushButton* addButton() const { return add_; }
+  QPushButton* addWebButton() const { return addWeb_; }
+  // Opens the DICOMweb dialog for `row` (a new node when row is -1); applies it when accepted.
+  void editWebNode(int row);
   QPushButton* removeButton() const { return remove_; }
   QPushButton* verifyButton() const { return verify_; }
   bool busy() const;
@@ -36,6 +41,7 @@ class DicomNodesPage : public QWidget {
   void rebuild();
   void readRow(int row);
   void verifySelected();
+  void verifyWith(int row, const core::pacs::DicomNode& node, std::string secret);
   void setStatus(int row, const QString& text);
   void updateButtons();
 
@@ -43,6 +49,7 @@ class DicomNodesPage : public QWidget {
   QTableWidget* table_;
   QLineEdit* calling_;
   QPushButton* add_;
+  QPushButton* addWeb_;
   QPushButton* remove_;
   QPushButton* verify_;
   JobRunner* jobs_;

@@ -12,10 +12,12 @@
 #include <optional>
 
 #include "app/gui/DeidSettings.h"
+#include "app/gui/DicomWebSecrets.h"
 #include "app/gui/EditSession.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
 #include "core/deid/ReidentificationMap.h"
+#include "core/dicomweb/PacsService.h"
 #include "core/io/DicomSegWriter.h"
 #include "core/model/LabelMap.h"
 #include "core/pacs/DeidentifiedStore.h"
@@ -175,16 +177,33 @@ void SendToPacsDialog::send() {
       temp_.isValid() ? std::filesystem::path(temp_.path().toStdString()) /
                             ("seg-" + std::to_string(QDateTime::currentMSecsSinceEpoch()) + ".dcm")
                       : std::filesystem::path();
-  const core::pacs::DicomNetworkOptions options = settings_.networkOptions();
   std::optional<DeidSettings> deid;
   if (deidentify_->isChecked()) {
     deid = DeidSettings::load();
   }
   const std::filesystem::path work = segFile.parent_path();
   result_->setText(tr("Sending to %1…").arg(QString::fromStdString(node.label())));
+  DicomWebSecrets::fetch(node, this, [=, this](std::string secret, const QString& problem) mutable {
+    if (!problem.isEmpty()) {
+      result_->setText(problem);
+      Q_EMIT finished(false, problem);
+      updateButtons();
+      return;
+    }
+    sendWith(node, settings_.access(std::move(secret)), std::move(files), copy, image, segFile,
+             deid, work);
+  });
+  updateButtons();
+}
+
+void SendToPacsDialog::sendWith(const core::pacs::DicomNode& node, core::pacs::PacsAccess access,
+                                std::vector<std::filesystem::path> files,
+                                std::shared_ptr<const core::LabelMap> copy, core::VolumePtr image,
+                                std::filesystem::path segFile, std::optional<DeidSettings> deid,
+                                std::filesystem::path work) {
   jobs_->run<core::pacs::StoreReport>(
       tr("Sending to %1").arg(QString::fromStdString(node.label())),
-      [node, options, files, copy, image, segFile, deid,
+      [node, access, files, copy, image, segFile, deid,
        work](core::ProgressSink& progress) mutable {
         if (copy) {
           if (segFile.empty()) {
@@ -203,10 +222,14 @@ void SendToPacsDialog::send() {
             throw core::Error(core::ErrorKind::Io, "", "no temporary folder for the copies");
           }
           core::deid::ReidentificationMap map(deid->mapFile());
-          report = core::pacs::storeDeidentified(node, files, options, deid->options, map, work,
-                                                 sending);
+          report = core::pacs::storeDeidentified(
+              files,
+              [&](const std::vector<std::filesystem::path>& copies, core::ProgressSink& p) {
+                return core::pacs::sendFiles(node, copies, access, p);
+              },
+              deid->options, map, work, sending);
         } else {
-          report = core::pacs::store(node, files, options, sending);
+          report = core::pacs::sendFiles(node, files, access, sending);
         }
         std::error_code ignored;
         std::filesystem::remove(segFile, ignored);

@@ -1,19 +1,31 @@
 #pragma once
 // File > Send to PACS…: sends the open image's DICOM series and/or the active label map as a DICOM
 // SEG (written from a copy, so editing goes on) to a DICOM node of Edit > Preferences > DICOM
-// nodes, by C-STORE in a job with progress and Cancel. The result names the node and every file
-// it refused. To a node marked "De-identify" (a research archive) only de-identified copies go
-// (Edit > Preferences > De-identification); the check box shows it. An image not read from DICOM
-// has no series to send (and no SEG: a SEG refers to the images it was drawn on).
+// nodes, by C-STORE (or STOW-RS to a DICOMweb node) in a job with progress and Cancel. The result
+// names the node and every file it refused. To a node marked "De-identify" (a research archive)
+// only de-identified copies go (Edit > Preferences > De-identification); the check box shows it. An
+// image not read from DICOM has no series to send (and no SEG: a SEG refers to the images it was
+// drawn on).
 #include <QDialog>
 #include <QTemporaryDir>
 
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "app/gui/DeidSettings.h"
 #include "app/gui/DicomNodeSettings.h"
+#include "core/model/Volume.h"
 
 class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
+
+namespace delineate::core {
+class LabelMap;
+}
 
 namespace delineate::app {
 
@@ -50,6 +62,11 @@ class SendToPacsDialog : public QDialog {
  private:
   void updateButtons();
   void followNode();
+  void sendWith(const core::pacs::DicomNode& node, core::pacs::PacsAccess access,
+                std::vector<std::filesystem::path> files,
+                std::shared_ptr<const core::LabelMap> copy, core::VolumePtr image,
+                std::filesystem::path segFile, std::optional<DeidSettings> deid,
+                std::filesystem::path work);
 
   EditSession* session_;
   DicomNodeSettings settings_;

@@ -13,10 +13,10 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "app/gui/DicomWebSecrets.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
-#include "core/pacs/DicomFind.h"
-#include "core/pacs/DicomGet.h"
+#include "core/dicomweb/PacsService.h"
 
 namespace delineate::app {
 
@@ -199,17 +199,32 @@ void StudyBrowserDialog::search() {
     setStatus(fromStdText(*p));
     return;
   }
-  const pacs::DicomNetworkOptions options = settings_.networkOptions();
   setStatus(tr("Searching %1…").arg(fromStdText(node->label())));
-  queries_->run<std::vector<pacs::StudyRecord>>(
-      tr("Searching %1").arg(fromStdText(node->label())),
-      [node = *node, query, options](core::ProgressSink& progress) {
-        return pacs::findStudies(node, query, options, progress);
-      },
-      [this](std::vector<pacs::StudyRecord> found) { showStudies(std::move(found)); },
-      [this](const QString& error, bool cancelled) {
-        setStatus(cancelled ? tr("Search cancelled.") : error);
-      });
+  withAccess(*node, [this, node = *node, query](pacs::PacsAccess access) {
+    queries_->run<std::vector<pacs::StudyRecord>>(
+        tr("Searching %1").arg(fromStdText(node.label())),
+        [node, query, access](core::ProgressSink& progress) {
+          return pacs::queryStudies(node, query, access, progress);
+        },
+        [this](std::vector<pacs::StudyRecord> found) { showStudies(std::move(found)); },
+        [this](const QString& error, bool cancelled) {
+          setStatus(cancelled ? tr("Search cancelled.") : error);
+        });
+  });
+}
+
+void StudyBrowserDialog::withAccess(const pacs::DicomNode& node,
+                                    std::function<void(pacs::PacsAccess)> then) {
+  DicomWebSecrets::fetch(node, this,
+                         [this, then = std::move(then)](std::string secret, QString problem) {
+                           if (!problem.isEmpty()) {
+                             setStatus(problem);
+                             retrieval_.reset();
+                             updateButtons();
+                             return;
+                           }
+                           then(settings_.access(std::move(secret)));
+                         });
 }
 
 void StudyBrowserDialog::showStudies(std::vector<pacs::StudyRecord> studies) {
@@ -253,18 +268,19 @@ void StudyBrowserDialog::listSeries() {
   if (study == nullptr || !node) {
     return;
   }
-  const pacs::DicomNetworkOptions options = settings_.networkOptions();
-  queries_->run<std::vector<pacs::SeriesRecord>>(
-      tr("Listing the series"),
-      [node = *node, uid = study->studyInstanceUid, options](core::ProgressSink& progress) {
-        return pacs::findSeries(node, uid, options, progress);
-      },
-      [this](std::vector<pacs::SeriesRecord> found) { showSeries(std::move(found)); },
-      [this](const QString& error, bool cancelled) {
-        if (!cancelled) {
-          setStatus(error);
-        }
-      });
+  withAccess(*node, [this, node = *node, uid = study->studyInstanceUid](pacs::PacsAccess access) {
+    queries_->run<std::vector<pacs::SeriesRecord>>(
+        tr("Listing the series"),
+        [node, uid, access](core::ProgressSink& progress) {
+          return pacs::querySeries(node, uid, access, progress);
+        },
+        [this](std::vector<pacs::SeriesRecord> found) { showSeries(std::move(found)); },
+        [this](const QString& error, bool cancelled) {
+          if (!cancelled) {
+            setStatus(error);
+          }
+        });
+  });
 }
 
 void StudyBrowserDialog::showSeries(std::vector<pacs::SeriesRecord> series) {
@@ -317,12 +333,22 @@ void StudyBrowserDialog::retrieveNext() {
     return;
   }
   const std::size_t index = r.next;
-  const pacs::DicomNetworkOptions options = settings_.networkOptions();
+  withAccess(r.node, [this, index, studyDir](pacs::PacsAccess access) {
+    retrieveSeries(index, studyDir, std::move(access));
+  });
+}
+
+void StudyBrowserDialog::retrieveSeries(std::size_t index, const QString& studyDir,
+                                        pacs::PacsAccess access) {
+  if (!retrieval_) {
+    return;
+  }
+  Retrieval& r = *retrieval_;
   retrieves_->run<pacs::RetrieveReport>(
       tr("Retrieving series %1 of %2").arg(index + 1).arg(r.seriesUids.size()),
       [node = r.node, request = pacs::RetrieveRequest{r.studyUid, r.seriesUids[index]},
-       folder = studyDir.toStdString(), options](core::ProgressSink& progress) {
-        return pacs::retrieveByGet(node, request, folder, options, progress);
+       folder = studyDir.toStdString(), access](core::ProgressSink& progress) {
+        return pacs::retrieveStudy(node, request, folder, access, progress);
       },
       [this, index, studyDir](pacs::RetrieveReport report) {
         Retrieval& now = *retrieval_;

@@ -64,6 +64,11 @@ class StudyBrowserDialog : public QDialog {
   void listSeries();
   void showSeries(std::vector<core::pacs::SeriesRecord> series);
   void retrieveNext();
+  void retrieveSeries(std::size_t index, const QString& studyDir, core::pacs::PacsAccess access);
+  // Runs `then` with the node's access (its DICOMweb secret fetched first; a missing one is
+  // shown in the status line instead).
+  void withAccess(const core::pacs::DicomNode& node,
+                  std::function<void(core::pacs::PacsAccess)> then);
   void setStatus(const QString& text);
   void updateButtons();
 

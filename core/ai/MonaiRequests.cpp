@@ -135,23 +135,6 @@ std::string joinUrl(std::string_view base, std::string_view path) {
   return out;
 }
 
-std::string percentEncode(std::string_view text) {
-  static const char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-        c == '.' || c == '_' || c == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += hex[u >> 4];
-      out += hex[u & 0xf];
-    }
-  }
-  return out;
-}
-
 std::string inferPath(std::string_view model, std::string_view imageId,
                       std::string_view sessionId) {
   std::string out = "/infer/" + percentEncode(model);

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/Text.h"
 #include "core/ai/ClickIndex.h"
 #include "core/ai/MonaiInfo.h"
 
@@ -62,8 +63,8 @@ std::string paramsText(const nlohmann::json& params);
 // and carry a path prefix (a reverse proxy's).
 std::string joinUrl(std::string_view base, std::string_view path);
 
-// RFC 3986 percent-encoding of everything but unreserved characters.
-std::string percentEncode(std::string_view text);
+// RFC 3986 percent-encoding (core/Text.h), as the MONAI Label requests use it.
+using core::percentEncode;
 
 // "/infer/<model>?image=<id>&session_id=<id>" with the empty ones left out, all encoded. Without
 // `output` the server answers multipart (params + image).

@@ -11,10 +11,10 @@ namespace delineate::core::mammo {
 namespace {
 
 constexpr double kRadiiMm[] = {4, 6, 8, 10, 12};
-constexpr double kNmsMm = 10;  // marks closer than this keep only the better one
+constexpr double kMassNmsMm = 10;  // marks closer than this keep only the better one
 
 // Score of a response (see the header), at most 0.95: this detector is never certain.
-double scoreOf(double response) {
+double massScoreOf(double response) {
   constexpr double kMiddle = 0.7, kWidth = 0.08;
   return 0.95 / (1 + std::exp(-(response - kMiddle) / kWidth));
 }
@@ -69,7 +69,7 @@ std::vector<FindingMark> findMasses(const BreastImage& b, double threshold, Floa
                           std::greater<double>());
         // Brighter than its surroundings (all but one side) and than the tissue in general.
         const double excess = 0.5 * (centre - around[1]) + 0.5 * (centre - median);
-        const double s = scoreOf(sizeWeight * excess / range);
+        const double s = massScoreOf(sizeWeight * excess / range);
         if (s > score.at(c, r)) {
           score.at(c, r) = float(s);
           radius.at(c, r) = float(rMm);
@@ -77,10 +77,11 @@ std::vector<FindingMark> findMasses(const BreastImage& b, double threshold, Floa
       }
     }
   }
-  // Local maxima, best first, kept when no better one is within kNmsMm.
-  const long window = std::max(1L, std::lround(0.5 * kNmsMm / b.coarseMm));
+  // Local maxima, best first, kept when no better one is within kMassNmsMm.
+  const long window = std::max(1L, std::lround(0.5 * kMassNmsMm / b.coarseMm));
   const double f = double(b.factor);
-  for (const Peak& k : separatedPeaks(score, float(threshold), window, kNmsMm / b.coarseMm, heat)) {
+  for (const Peak& k :
+       separatedPeaks(score, float(threshold), window, kMassNmsMm / b.coarseMm, heat)) {
     FindingMark m;
     m.kind = "mass";
     m.column = (double(k.c) + 0.5) * f - 0.5;

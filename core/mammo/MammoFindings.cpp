@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/Base64.h"
 #include "core/Error.h"
 #include "core/io/AtomicFile.h"
-#include "core/mammo/Base64.h"
 #include "core/mammo/JsonLocator.h"
 
 namespace delineate::core::mammo {

@@ -29,6 +29,17 @@ StoreReport storeDeidentified(const DicomNode& node, const std::vector<fs::path>
                               const DicomNetworkOptions& options, const deid::DeidOptions& deid,
                               deid::ReidentificationMap& map, const fs::path& workDir,
                               ProgressSink& progress) {
+  return storeDeidentified(
+      files,
+      [&](const std::vector<fs::path>& copies, ProgressSink& sending) {
+        return store(node, copies, options, sending);
+      },
+      deid, map, workDir, progress);
+}
+
+StoreReport storeDeidentified(const std::vector<fs::path>& files, const FileSender& send,
+                              const deid::DeidOptions& deid, deid::ReidentificationMap& map,
+                              const fs::path& workDir, ProgressSink& progress) {
   const fs::path copies = workDir / "deidentified";
   RemoveOnExit cleanup{copies};
   std::error_code ignored;
@@ -62,7 +73,7 @@ StoreReport storeDeidentified(const DicomNode& node, const std::vector<fs::path>
     return report;
   }
   SubProgress sending(progress, kDeidShare, 1);
-  StoreReport sent = store(node, toSend, options, sending);
+  StoreReport sent = send(toSend, sending);
   for (StoredFile& f : sent.files) {
     const auto it = sourceOf.find(f.file);
     if (it != sourceOf.end()) {

@@ -4,6 +4,7 @@
 // and only the copies are sent. A SEG and its series de-identified with the same map still refer
 // to each other (every reference UID maps to the image's new UID).
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 #include "core/deid/DeidOptions.h"
@@ -27,6 +28,14 @@ namespace delineate::core::pacs {
 StoreReport storeDeidentified(const DicomNode& node,
                               const std::vector<std::filesystem::path>& files,
                               const DicomNetworkOptions& options, const deid::DeidOptions& deid,
+                              deid::ReidentificationMap& map, const std::filesystem::path& workDir,
+                              ProgressSink& progress);
+
+// The same, the copies sent by `send` (e.g. STOW-RS to a DICOMweb node).
+using FileSender =
+    std::function<StoreReport(const std::vector<std::filesystem::path>&, ProgressSink&)>;
+StoreReport storeDeidentified(const std::vector<std::filesystem::path>& files,
+                              const FileSender& send, const deid::DeidOptions& deid,
                               deid::ReidentificationMap& map, const std::filesystem::path& workDir,
                               ProgressSink& progress);
 

@@ -3,7 +3,8 @@
 namespace delineate::core::pacs {
 
 std::string DicomNode::label() const {
-  const std::string where = aeTitle + "@" + host + ":" + std::to_string(port);
+  const std::string where =
+      isDicomWeb() ? dicomWebUrl : aeTitle + "@" + host + ":" + std::to_string(port);
   return name.empty() ? where : name + " (" + where + ")";
 }
 
@@ -26,7 +27,41 @@ std::optional<std::string> aeTitleProblem(const std::string& aeTitle) {
   return std::nullopt;
 }
 
+std::string toString(WebAuth auth) {
+  switch (auth) {
+    case WebAuth::Basic:
+      return "basic";
+    case WebAuth::Bearer:
+      return "bearer";
+    case WebAuth::None:
+      break;
+  }
+  return "none";
+}
+
+WebAuth webAuthFromString(const std::string& text) {
+  if (text == "basic") {
+    return WebAuth::Basic;
+  }
+  return text == "bearer" ? WebAuth::Bearer : WebAuth::None;
+}
+
 std::optional<std::string> DicomNode::problem() const {
+  if (isDicomWeb()) {
+    const bool http = dicomWebUrl.rfind("http://", 0) == 0 && dicomWebUrl.size() > 7;
+    const bool https = dicomWebUrl.rfind("https://", 0) == 0 && dicomWebUrl.size() > 8;
+    if (!http && !https) {
+      return "the DICOMweb URL \"" + dicomWebUrl + "\" does not start with http:// or https://";
+    }
+    if (dicomWebUrl.find_first_of(" ?#") != std::string::npos) {
+      return "the DICOMweb URL \"" + dicomWebUrl +
+             "\" holds a space, a query or a fragment: give the base of its studies route";
+    }
+    if (auth == WebAuth::Basic && user.empty()) {
+      return "Basic authentication needs a user name";
+    }
+    return std::nullopt;
+  }
   if (auto p = aeTitleProblem(aeTitle)) {
     return p;
   }
@@ -47,7 +82,11 @@ nlohmann::json DicomNode::toJson() const {
           {"aeTitle", aeTitle},
           {"host", host},
           {"port", port},
-          {"deidentify", deidentify}};
+          {"deidentify", deidentify},
+          {"dicomWebUrl", dicomWebUrl},
+          {"auth", toString(auth)},
+          {"user", user},
+          {"caFile", caFile}};
 }
 
 DicomNode DicomNode::fromJson(const nlohmann::json& j) {
@@ -66,6 +105,10 @@ DicomNode DicomNode::fromJson(const nlohmann::json& j) {
   n.port = port != j.end() && port->is_number_integer() ? port->get<int>() : 0;
   const auto deidentify = j.find("deidentify");
   n.deidentify = deidentify != j.end() && deidentify->is_boolean() && deidentify->get<bool>();
+  n.dicomWebUrl = text("dicomWebUrl");
+  n.auth = webAuthFromString(text("auth"));
+  n.user = text("user");
+  n.caFile = text("caFile");
   return n;
 }
 

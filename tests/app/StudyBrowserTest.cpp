@@ -16,10 +16,14 @@
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
 #include "app/gui/DicomNodeSettings.h"
+#include "app/gui/DicomNodesPage.h"
+#include "app/gui/DicomWebNodeDialog.h"
+#include "app/gui/DicomWebSecrets.h"
 #include "app/gui/JobRunner.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PacsFeature.h"
 #include "app/gui/StudyBrowserDialog.h"
+#include "core/dicomweb/PacsService.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/pacs/DicomNetwork.h"
@@ -119,4 +123,92 @@ TEST_F(StudyBrowserTest, SearchesListsTheSeriesAndRetrievesIntoTheWindow) {
       [&] { return browser->statusLabel()->text().contains(QStringLiteral("(0 fetched")); }, 30000))
       << browser->statusLabel()->text().toStdString();
   QDir(folder).removeRecursively();
+}
+
+// A DICOMweb node set up in Preferences (Add DICOMweb…, Basic authentication, the password typed
+// in the dialog): the browser searches it by QIDO-RS and Retrieve opens the series fetched by
+// WADO-RS. Without its password the search says so instead of connecting.
+TEST_F(StudyBrowserTest, ADicomWebNodeSetUpInPreferencesIsSearchedAndRetrieved) {
+  if (!test::OrthancServer::installed() || !test::OrthancServer::dicomWebInstalled()) {
+    GTEST_SKIP() << "Orthanc or its DICOMweb plugin is not installed (scripts/install-deps.sh)";
+  }
+  test::ForgetPacsNodes forget;
+  test::OrthancOptions options;
+  options.dicomWeb = true;
+  options.users = {{"radiologist", "pw-7"}};
+  test::OrthancServer pacs(dir_ / "pacs", options);
+  ASSERT_TRUE(pacs.running());
+  core::NullProgress quiet;
+  core::DicomWriteOptions written;
+  written.attributes = {{"PatientName", "ROE^ANN"},
+                        {"Modality", "CT"},
+                        {"PatientID", "WEB-1"},
+                        {"StudyDate", "20250402"},
+                        {"StudyInstanceUID", "1.2.826.0.1.3680043.10.1447.78.1"},
+                        {"SeriesInstanceUID", "1.2.826.0.1.3680043.10.1447.78.1.1"}};
+  written.instanceKey = "webbrowser";
+  const core::VolumePtr original = window_->volume();
+  ASSERT_TRUE(original);
+  const auto files = core::writeDicomSeries(*original, dir_ / "sent", written, quiet);
+  ASSERT_EQ(core::pacs::sendFiles(pacs.webNode(), files, {{}, "pw-7"}, quiet).storedCount(),
+            files.size());
+
+  app::DicomNodesPage page;
+  page.editWebNode(-1);
+  auto* dialog = page.findChild<app::DicomWebNodeDialog*>();
+  ASSERT_NE(dialog, nullptr);
+  auto* url = dialog->findChild<QLineEdit*>(QStringLiteral("dicomWebUrl"));
+  auto* auth = dialog->findChild<QComboBox*>(QStringLiteral("dicomWebAuth"));
+  auto* user = dialog->findChild<QLineEdit*>(QStringLiteral("dicomWebUser"));
+  auto* secret = dialog->findChild<QLineEdit*>(QStringLiteral("dicomWebSecret"));
+  auto* problem = dialog->findChild<QLabel*>(QStringLiteral("dicomWebProblem"));
+  url->setText(QStringLiteral("pacs.example/dicom-web"));
+  EXPECT_TRUE(problem->text().contains(QStringLiteral("http"))) << problem->text().toStdString();
+  url->setText(QString::fromStdString(pacs.webNode().dicomWebUrl));
+  auth->setCurrentIndex(auth->findData(int(core::pacs::WebAuth::Basic)));
+  EXPECT_TRUE(problem->text().contains(QStringLiteral("user name")))
+      << problem->text().toStdString();
+  user->setText(QStringLiteral("radiologist"));
+  secret->setText(QStringLiteral("pw-7"));
+  EXPECT_TRUE(problem->text().isEmpty()) << problem->text().toStdString();
+  dialog->accept();
+  ASSERT_EQ(page.table()->rowCount(), 1);
+  EXPECT_EQ(page.table()->item(0, 1)->text(), QStringLiteral("DICOMweb"));
+  page.verifyButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !page.busy(); }, 30000));
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return page.table()->item(0, 4)->text().startsWith(QStringLiteral("verified")); },
+      30000))
+      << page.table()->item(0, 4)->text().toStdString();
+
+  window_->action(QStringLiteral("file.queryPacs"))->trigger();
+  app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
+  ASSERT_TRUE(browser->isVisible());
+  browser->refresh();
+  ASSERT_EQ(browser->nodeBox()->count(), 1);
+  browser->patientEdit()->setText(QStringLiteral("ROE*"));
+  browser->searchButton()->click();
+  QTableWidget* studies = browser->studyTable();
+  ASSERT_TRUE(test::waitUntil([&] { return studies->rowCount() == 1; }, 30000))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(studies->item(0, 0)->text(), QStringLiteral("ROE, ANN"));
+  studies->selectRow(0);
+  ASSERT_TRUE(test::waitUntil([&] { return browser->seriesTable()->rowCount() == 1; }, 30000));
+  bool shown = false;
+  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&] { shown = true; });
+  browser->retrieveButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return shown && !browser->retrieves()->busy(); }, 60000))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(window_->volume()->info().patientName, "ROE^ANN");
+  EXPECT_EQ(window_->volume()->geometry().size, original->geometry().size);
+  QDir(QDir(app::StudyBrowserDialog::studyFolder())
+           .filePath(QStringLiteral("1.2.826.0.1.3680043.10.1447.78.1")))
+      .removeRecursively();
+
+  // Its password forgotten (and none in a keychain): the search says so.
+  app::DicomWebSecrets::forget(app::DicomNodeSettings::load().nodes.front());
+  browser->searchButton()->click();
+  EXPECT_TRUE(test::waitUntil(
+      [&] { return browser->statusLabel()->text().contains(QStringLiteral("password")); }, 30000))
+      << browser->statusLabel()->text().toStdString();
 }

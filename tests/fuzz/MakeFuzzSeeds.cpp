@@ -52,6 +52,18 @@ void writeMonaiSeeds(const fs::path& folder) {
                  "\n\nNRRD0004\n--q\ncontent-disposition: form-data; name=\"params\"\n\n" +
                      params + "\n--q--\nepilogue");
   writeMonaiSeed(folder / "params", 3, 0, params);
+  // DICOMweb answers: a QIDO-RS study as Orthanc writes it, and a STOW-RS answer with one
+  // stored and one failed instance.
+  writeMonaiSeed(folder / "qido-study", 3, 0,
+                 R"([{"00080061": {"vr": "CS", "Value": ["CT", "SEG"]}, "00100010": {"vr": "PN", )"
+                 R"("Value": [{"Alphabetic": "DOE^JOHN"}]}, "0020000D": {"vr": "UI", "Value": )"
+                 R"(["1.2.3"]}, "00201206": {"vr": "IS", "Value": [2]}, "00201208": {"vr": "IS", )"
+                 R"("Value": ["42"]}, "00080018": {"vr": "UI", "Value": ["1.2.3.4"]}, )"
+                 R"("0020000E": {"vr": "UI", "Value": ["1.2.3.5"]}}])");
+  writeMonaiSeed(folder / "stow-answer", 3, 1,
+                 R"({"00081199": {"vr": "SQ", "Value": [{"00081155": {"vr": "UI", "Value": )"
+                 R"(["1.1"]}}]}, "00081198": {"vr": "SQ", "Value": [{"00081155": {"vr": "UI", )"
+                 R"("Value": ["1.2"]}, "00081197": {"vr": "US", "Value": [42752]}}]}})");
   // Returned labels on the 8x8x4 grid the harness reads them onto, gzipped and plain.
   for (const char* name : {"label.nii.gz", "label.nii"}) {
     ImageGeometry g;

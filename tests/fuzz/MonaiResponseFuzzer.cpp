@@ -4,7 +4,8 @@
 // body, fed to parseInferResponse, parseMultipart, parseMonaiInfo and Clara AIAA's
 // parseAiaaModels, (as a site's file) to parseHangingProtocols, (as a findings file) to
 // parseStudyFindings and, when it is JSON, (as a model's result) to findingsFromInferResult,
-// and as a returned label to labelMapFromNiftiBytes (on the 8x8x4 grid of the label seeds).
+// as a returned label to labelMapFromNiftiBytes (on the 8x8x4 grid of the label seeds), and
+// as a DICOMweb answer to the QIDO-RS readers and the STOW-RS judge.
 // Anything but a core::Error is a finding, and so is a part that points outside the body.
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,8 @@
 #include "core/jobs/ProgressSink.h"
 #include "core/mammo/HangingProtocol.h"
 #include "core/mammo/MammoFindings.h"
+#include "core/pacs/DicomJson.h"
+#include "core/pacs/StowAnswer.h"
 
 using namespace delineate;
 
@@ -128,6 +131,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::abort();
     }
   } catch (const core::Error&) {
+  }
+  try {
+    core::pacs::studiesFromDicomJson(body, "fuzz");
+    core::pacs::seriesFromDicomJson(body, "fuzz");
+    core::pacs::instancesFromDicomJson(body, "fuzz");
+  } catch (const core::Error&) {
+  }
+  const auto outcomes = core::pacs::stowOutcomes(status, body, {"1.1", "1.2"});
+  if (outcomes.size() != 2) {
+    std::abort();
   }
   const nlohmann::json result = nlohmann::json::parse(body, nullptr, false);
   if (!result.is_discarded()) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include "core/Base64.h"
 #include "core/Error.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/net/HttpClient.h"
@@ -22,8 +23,16 @@ bool OrthancServer::installed() {
   return ::access(kBinary, X_OK) == 0;
 }
 
+bool OrthancServer::dicomWebInstalled() {
+  return ::access(kDicomWebPlugin, R_OK) == 0;
+}
+
 OrthancServer::OrthancServer(const std::filesystem::path& folder,
-                             std::vector<std::string> allowedCallers) {
+                             std::vector<std::string> allowedCallers)
+    : OrthancServer(folder, OrthancOptions{.allowedCallers = std::move(allowedCallers)}) {}
+
+OrthancServer::OrthancServer(const std::filesystem::path& folder, OrthancOptions options)
+    : options_(std::move(options)) {
   httpPort_ = core::net::freeLocalPort();
   dicomPort_ = core::net::freeLocalPort();
   while (dicomPort_ == httpPort_) {
@@ -31,26 +40,43 @@ OrthancServer::OrthancServer(const std::filesystem::path& folder,
   }
   std::filesystem::create_directories(folder / "storage");
   nlohmann::json modalities = nlohmann::json::object();
-  for (const std::string& caller : allowedCallers) {
+  for (const std::string& caller : options_.allowedCallers) {
     modalities[caller] = {caller, "127.0.0.1", 104};
   }
-  const nlohmann::json config = {{"Name", "DelineateTestPacs"},
-                                 {"StorageDirectory", (folder / "storage").string()},
-                                 {"IndexDirectory", (folder / "storage").string()},
-                                 {"HttpPort", httpPort_},
-                                 {"RemoteAccessAllowed", false},
-                                 {"AuthenticationEnabled", false},
-                                 {"DicomServerEnabled", true},
-                                 {"DicomAet", kAeTitle},
-                                 {"DicomPort", dicomPort_},
-                                 {"DicomCheckCalledAet", true},
-                                 {"DicomAlwaysAllowEcho", false},
-                                 {"DicomAlwaysAllowStore", false},
-                                 {"DicomCheckModalityHost", true},
-                                 {"DicomModalities", modalities},
-                                 {"Plugins", nlohmann::json::array()},
-                                 {"StableAge", 1},
-                                 {"ConcurrentJobs", 1}};
+  nlohmann::json config = {{"Name", "DelineateTestPacs"},
+                           {"StorageDirectory", (folder / "storage").string()},
+                           {"IndexDirectory", (folder / "storage").string()},
+                           {"HttpPort", httpPort_},
+                           {"RemoteAccessAllowed", false},
+                           {"AuthenticationEnabled", false},
+                           {"DicomServerEnabled", true},
+                           {"DicomAet", kAeTitle},
+                           {"DicomPort", dicomPort_},
+                           {"DicomCheckCalledAet", true},
+                           {"DicomAlwaysAllowEcho", false},
+                           {"DicomAlwaysAllowStore", false},
+                           {"DicomCheckModalityHost", true},
+                           {"DicomModalities", modalities},
+                           {"Plugins", nlohmann::json::array()},
+                           {"StableAge", 1},
+                           {"ConcurrentJobs", 1}};
+  if (options_.dicomWeb) {
+    config["Plugins"] = nlohmann::json::array({kDicomWebPlugin});
+    // As Debian configures it, RetrieveURLs naming "localhost" included.
+    config["DicomWeb"] = {{"Enable", true},
+                          {"Root", "/dicom-web/"},
+                          {"Host", "localhost"},
+                          {"Ssl", false},
+                          {"EnableWado", false}};
+  }
+  if (!options_.users.empty()) {
+    config["AuthenticationEnabled"] = true;
+    nlohmann::json users = nlohmann::json::object();
+    for (const auto& [user, password] : options_.users) {
+      users[user] = password;
+    }
+    config["RegisteredUsers"] = users;
+  }
   const std::filesystem::path configFile = folder / "orthanc.json";
   std::ofstream(configFile) << config.dump(2);
   const std::string log = "--logdir=" + folder.string();
@@ -92,9 +118,28 @@ core::pacs::DicomNode OrthancServer::node() const {
   return {"Test PACS", kAeTitle, "127.0.0.1", dicomPort_};
 }
 
+core::pacs::DicomNode OrthancServer::webNode() const {
+  core::pacs::DicomNode n;
+  n.name = "Test DICOMweb";
+  n.dicomWebUrl = httpBase() + "/dicom-web";
+  if (!options_.users.empty()) {
+    n.auth = core::pacs::WebAuth::Basic;
+    n.user = options_.users.front().first;
+  }
+  return n;
+}
+
 nlohmann::json OrthancServer::get(const std::string& path) const {
   core::net::HttpRequest request;
-  request.url = "http://127.0.0.1:" + std::to_string(httpPort_) + path;
+  request.url = httpBase() + path;
+  if (!options_.users.empty()) {
+    const auto& [user, password] = options_.users.front();
+    const std::string pair = user + ":" + password;
+    request.headers.emplace_back(
+        "Authorization",
+        "Basic " +
+            core::base64Encode(reinterpret_cast<const std::uint8_t*>(pair.data()), pair.size()));
+  }
   request.connectTimeout = std::chrono::milliseconds(500);
   request.timeout = std::chrono::milliseconds(10000);
   core::NullProgress progress;

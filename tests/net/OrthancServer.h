@@ -8,10 +8,21 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/pacs/DicomNode.h"
 
 namespace delineate::test {
+
+struct OrthancOptions {
+  // The calling AE titles Orthanc accepts (from 127.0.0.1).
+  std::vector<std::string> allowedCallers = {"DELINEATE"};
+  // Loads Debian's DICOMweb plugin (orthanc-dicomweb) under /dicom-web/.
+  bool dicomWeb = false;
+  // HTTP Basic users (name, password); none: no authentication.
+  std::vector<std::pair<std::string, std::string>> users{};
+};
 
 class OrthancServer {
  public:
@@ -19,15 +30,23 @@ class OrthancServer {
   static constexpr const char* kBinary = "/usr/sbin/Orthanc";
   static bool installed();
 
+  static constexpr const char* kDicomWebPlugin = "/usr/share/orthanc/plugins/libOrthancDicomWeb.so";
+  static bool dicomWebInstalled();
+
   // `allowedCallers`: the calling AE titles Orthanc accepts (from 127.0.0.1).
   OrthancServer(const std::filesystem::path& folder,
                 std::vector<std::string> allowedCallers = {"DELINEATE"});
+  OrthancServer(const std::filesystem::path& folder, OrthancOptions options);
   ~OrthancServer();
   OrthancServer(const OrthancServer&) = delete;
   OrthancServer& operator=(const OrthancServer&) = delete;
 
   bool running() const { return ready_; }
   core::pacs::DicomNode node() const;
+  // The DICOMweb node (base URL http://127.0.0.1:PORT/dicom-web, Basic auth with the first user
+  // when there are users).
+  core::pacs::DicomNode webNode() const;
+  std::string httpBase() const { return "http://127.0.0.1:" + std::to_string(httpPort_); }
   int dicomPort() const { return dicomPort_; }
   // GET on the REST API (e.g. "/instances"), parsed.
   nlohmann::json get(const std::string& path) const;
@@ -37,6 +56,7 @@ class OrthancServer {
   int httpPort_ = 0;
   int dicomPort_ = 0;
   bool ready_ = false;
+  OrthancOptions options_;
 };
 
 }  // namespace delineate::test

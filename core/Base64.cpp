@@ -1,6 +1,6 @@
-#include "core/mammo/Base64.h"
+#include "core/Base64.h"
 
-namespace delineate::core::mammo {
+namespace delineate::core {
 
 namespace {
 
@@ -71,4 +71,4 @@ std::optional<std::vector<std::uint8_t>> base64Decode(std::string_view text) {
   return out;
 }
 
-}  // namespace delineate::core::mammo
+}  // namespace delineate::core

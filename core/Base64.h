@@ -7,11 +7,11 @@
 #include <string_view>
 #include <vector>
 
-namespace delineate::core::mammo {
+namespace delineate::core {
 
 std::string base64Encode(const std::uint8_t* data, std::size_t size);
 // nullopt when `text` is not base64 (a character outside the alphabet, a length that is not a
 // multiple of 4, padding in the middle). Whitespace is not accepted.
 std::optional<std::vector<std::uint8_t>> base64Decode(std::string_view text);
 
-}  // namespace delineate::core::mammo
+}  // namespace delineate::core

@@ -1,0 +1,71 @@
+#include "core/dicomweb/PacsService.h"
+
+#include "core/dicomweb/DicomWebClient.h"
+#include "core/pacs/DicomFind.h"
+
+namespace delineate::core::pacs {
+
+namespace {
+
+// A DICOMweb client for the node over a fresh HTTP client trusting the node's CA.
+template <typename Call>
+auto overWeb(const DicomNode& node, const PacsAccess& access, Call call) {
+  const std::unique_ptr<net::HttpClient> http = net::makeHttpClient({node.caFile});
+  DicomWebClient client(node, access.secret, *http);
+  return call(client);
+}
+
+}  // namespace
+
+double verifyNode(const DicomNode& node, const PacsAccess& access, ProgressSink& progress) {
+  if (node.isDicomWeb()) {
+    return overWeb(node, access, [&](DicomWebClient& c) { return c.verify(progress); });
+  }
+  return echo(node, access.dimse, progress);
+}
+
+std::vector<StudyRecord> queryStudies(const DicomNode& node, const StudyQuery& query,
+                                      const PacsAccess& access, ProgressSink& progress) {
+  if (node.isDicomWeb()) {
+    return overWeb(node, access, [&](DicomWebClient& c) { return c.findStudies(query, progress); });
+  }
+  return findStudies(node, query, access.dimse, progress);
+}
+
+std::vector<SeriesRecord> querySeries(const DicomNode& node, const std::string& study,
+                                      const PacsAccess& access, ProgressSink& progress) {
+  if (node.isDicomWeb()) {
+    return overWeb(node, access, [&](DicomWebClient& c) { return c.findSeries(study, progress); });
+  }
+  return findSeries(node, study, access.dimse, progress);
+}
+
+std::vector<InstanceRecord> queryInstances(const DicomNode& node, const std::string& study,
+                                           const std::string& series, const PacsAccess& access,
+                                           ProgressSink& progress) {
+  if (node.isDicomWeb()) {
+    return overWeb(node, access,
+                   [&](DicomWebClient& c) { return c.findInstances(study, series, progress); });
+  }
+  return findInstances(node, study, series, access.dimse, progress);
+}
+
+RetrieveReport retrieveStudy(const DicomNode& node, const RetrieveRequest& request,
+                             const std::filesystem::path& folder, const PacsAccess& access,
+                             ProgressSink& progress) {
+  if (node.isDicomWeb()) {
+    return overWeb(node, access,
+                   [&](DicomWebClient& c) { return c.retrieve(request, folder, progress); });
+  }
+  return retrieveByGet(node, request, folder, access.dimse, progress);
+}
+
+StoreReport sendFiles(const DicomNode& node, const std::vector<std::filesystem::path>& files,
+                      const PacsAccess& access, ProgressSink& progress) {
+  if (node.isDicomWeb()) {
+    return overWeb(node, access, [&](DicomWebClient& c) { return c.store(files, progress); });
+  }
+  return store(node, files, access.dimse, progress);
+}
+
+}  // namespace delineate::core::pacs
