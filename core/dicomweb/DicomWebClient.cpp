@@ -24,6 +24,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kExplicitLittle = "1.2.840.10008.1.2.1";
+// A series whose pixels come to more than this is fetched instance by instance, so that one
+// answer held in memory stays small (a whole 500-slice CT in one answer peaked at 900 MB).
+constexpr long long kSeriesAtOnceBytes = 48ll << 20;
+constexpr long long kUnknownInstanceBytes = 1ll << 20;  // a node that did not give the sizes
 constexpr const char* kStudyFields = "00081030,00080061,00201206,00201208,00100030,00100040";
 constexpr const char* kSeriesFields = "0008103E,00180015,00200011,00201209";
 
@@ -422,12 +426,17 @@ RetrieveReport DicomWebClient::retrieve(const RetrieveRequest& request, const fs
     const std::string seriesPath =
         "studies/" + percentEncode(study) + "/series/" + percentEncode(series);
     std::vector<std::string> undecodable;
-    if (sops.size() == wanted[series].size()) {  // nothing of it here: the series at once
+    long long seriesBytes = 0;
+    for (const InstanceRecord& r : wanted[series]) {
+      seriesBytes += r.pixelBytes > 0 ? r.pixelBytes : kUnknownInstanceBytes;
+    }
+    // Nothing of it here and small enough to hold in memory: the series in one answer.
+    if (sops.size() == wanted[series].size() && seriesBytes <= kSeriesAtOnceBytes) {
       const Written w =
           writeParts(getInstances(seriesPath, true, progress), seriesPath, folder, series);
       advance(w.sops.size());
       undecodable = w.undecodable;
-    } else {  // only what is missing, instance by instance
+    } else {  // what is missing, instance by instance: one instance in memory at a time
       for (const std::string& sop : sops) {
         const std::string path = seriesPath + "/instances/" + percentEncode(sop);
         const Written w = writeParts(getInstances(path, true, progress), path, folder, series);

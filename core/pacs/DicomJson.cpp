@@ -160,6 +160,13 @@ std::vector<InstanceRecord> instancesFromDicomJson(std::string_view body,
     i.seriesInstanceUid = dicomJsonText(r, "0020000E");
     i.sopClassUid = dicomJsonText(r, "00080016");
     i.instanceNumber = dicomJsonNumber(r, "00200013");
+    const int rows = dicomJsonNumber(r, "00280010");
+    const int columns = dicomJsonNumber(r, "00280011");
+    const int bits = dicomJsonNumber(r, "00280100");
+    const int frames = dicomJsonNumber(r, "00280008");
+    if (rows > 0 && columns > 0 && bits > 0) {
+      i.pixelBytes = (long long)rows * columns * ((bits + 7) / 8) * (frames > 0 ? frames : 1);
+    }
     out.push_back(std::move(i));
   }
   return out;

@@ -58,6 +58,9 @@ struct InstanceRecord {
   std::string sopInstanceUid;
   std::string sopClassUid;
   int instanceNumber = -1;
+  // Rows x Columns x Bits Allocated / 8 x Number of Frames, when the node said (QIDO-RS does by
+  // default); -1 when not. Lets a retrieve size its requests.
+  long long pixelBytes = -1;
 };
 
 // True when `value` is a DICOM date (YYYYMMDD) or range of them.

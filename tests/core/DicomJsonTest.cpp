@@ -69,10 +69,16 @@ TEST(DicomJson, AnEmptyAnswerIsNoResultsAndGarbageIsNamed) {
 TEST(DicomJson, ReadsInstances) {
   const char* body = R"([{"00080016": {"vr": "UI", "Value": ["1.2.840.10008.5.1.4.1.1.2"]},
                            "00080018": {"vr": "UI", "Value": ["9.8.7"]},
-                           "00200013": {"vr": "IS", "Value": [5]}}])";
+                           "00200013": {"vr": "IS", "Value": [5]},
+                           "00280010": {"vr": "US", "Value": [512]},
+                           "00280011": {"vr": "US", "Value": [512]},
+                           "00280100": {"vr": "US", "Value": [16]}},
+                          {"00080018": {"vr": "UI", "Value": ["9.8.8"]}}])";
   const auto instances = pacs::instancesFromDicomJson(body, "test");
-  ASSERT_EQ(instances.size(), 1u);
+  ASSERT_EQ(instances.size(), 2u);
   EXPECT_EQ(instances[0].sopInstanceUid, "9.8.7");
+  EXPECT_EQ(instances[0].pixelBytes, 512 * 512 * 2) << "sized from Rows, Columns, Bits Allocated";
+  EXPECT_EQ(instances[1].pixelBytes, -1) << "a node that did not say";
   EXPECT_EQ(instances[0].sopClassUid, "1.2.840.10008.5.1.4.1.1.2");
   EXPECT_EQ(instances[0].instanceNumber, 5);
 }
