@@ -106,6 +106,9 @@ class GetScu : public DcmSCU {
   // `.partial` name and renamed when complete.
   OFCondition handleSTORERequest(const T_ASC_PresentationContextID, DcmDataset* incoming,
                                  OFBool& continueCGETSession, Uint16& cStoreReturnStatus) override {
+    // DcmSCU hands the dataset over: this handler deletes it (DCMTK's own does too). Kept by
+    // the file format below, which writes it without a copy.
+    DcmFileFormat format(incoming, OFFalse);
     OFString sopClass, sop, series;
     if (incoming == nullptr || incoming->findAndGetOFString(DCM_SOPInstanceUID, sop).bad() ||
         sop.empty() || incoming->findAndGetOFString(DCM_SOPClassUID, sopClass).bad()) {
@@ -119,7 +122,6 @@ class GetScu : public DcmSCU {
     fs::create_directories(file.parent_path(), ec);
     OFCondition c = ec ? makeOFCondition(0, 1, OF_error, ec.message().c_str()) : EC_Normal;
     if (c.good()) {
-      DcmFileFormat format(incoming);
       c = format.saveFile(partial.c_str(), EXS_Unknown);  // as it came
     }
     if (c.good()) {
