@@ -31,6 +31,7 @@ constexpr const char* kPacsUsage =
     "       delineate-cli pacs get NODE --study UID [--series UID] --out DIR\n"
     "       delineate-cli pacs send NODE FILE|DIR ...\n"
     "  NODE: --dimse AET@HOST:PORT [--calling-aet AET] (default DELINEATE)\n"
+    "        [--move-port PORT] (get by C-MOVE to a Storage SCP on PORT, not C-GET)\n"
     "     or --dicomweb URL (the root of its studies route, e.g. http://host:8042/dicom-web)\n"
     "        [--user NAME [--password-file FILE]] | [--token TOKEN] [--ca CA.pem]\n"
     "        (the password is read from FILE or from DELINEATE_PASSWORD)\n"
@@ -94,6 +95,7 @@ std::optional<PacsOptions> parsePacs(const Args& args) {
     return std::nullopt;
   }
   bool haveNode = false;
+  bool byMove = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool hasValue = i + 1 < args.size();
@@ -120,6 +122,9 @@ std::optional<PacsOptions> parsePacs(const Args& args) {
       o.node.auth = pacs::WebAuth::Bearer;
     } else if (a == "--ca" && hasValue) {
       o.node.caFile = args[++i];
+    } else if (a == "--move-port" && hasValue) {
+      o.access.dimse.movePort = std::stoi(args[++i]);
+      byMove = true;
     } else if (a == "--calling-aet" && hasValue) {
       o.access.dimse.callingAeTitle = args[++i];
     } else if (a == "--timeout" && hasValue) {
@@ -154,6 +159,7 @@ std::optional<PacsOptions> parsePacs(const Args& args) {
       return std::nullopt;
     }
   }
+  o.node.retrieveByMove = byMove;
   if (!haveNode) {
     std::fprintf(
         stderr, "delineate-cli pacs: give the node with --dimse AET@HOST:PORT or --dicomweb URL\n");

@@ -9,6 +9,7 @@ namespace {
 
 const QString kNodes = QStringLiteral("pacs/nodes");
 const QString kCalling = QStringLiteral("pacs/callingAeTitle");
+const QString kStoragePort = QStringLiteral("pacs/storagePort");
 
 }  // namespace
 
@@ -26,6 +27,10 @@ DicomNodeSettings DicomNodeSettings::load() {
   if (!calling.empty() && !core::pacs::aeTitleProblem(calling)) {
     out.callingAeTitle = calling;
   }
+  const int port = s.value(kStoragePort, out.storagePort).toInt();
+  if (port >= 1 && port <= 65535) {
+    out.storagePort = port;
+  }
   return out;
 }
 
@@ -37,11 +42,13 @@ void DicomNodeSettings::save() const {
   QSettings s;
   s.setValue(kNodes, QString::fromStdString(list.dump()));
   s.setValue(kCalling, QString::fromStdString(callingAeTitle));
+  s.setValue(kStoragePort, storagePort);
 }
 
 core::pacs::DicomNetworkOptions DicomNodeSettings::networkOptions() const {
   core::pacs::DicomNetworkOptions o;
   o.callingAeTitle = callingAeTitle;
+  o.movePort = storagePort;
   return o;
 }
 

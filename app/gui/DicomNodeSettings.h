@@ -1,6 +1,7 @@
 #pragma once
 // The DICOM nodes (PACS) of Edit > Preferences > DICOM nodes and this workstation's own calling
-// AE title, kept in the user's settings ("pacs/nodes" as JSON, "pacs/callingAeTitle").
+// AE title and C-MOVE port, kept in the user's settings ("pacs/nodes" as JSON,
+// "pacs/callingAeTitle", "pacs/storagePort").
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ namespace delineate::app {
 struct DicomNodeSettings {
   std::vector<core::pacs::DicomNode> nodes;
   std::string callingAeTitle = "DELINEATE";
+  int storagePort = 11112;  // where the Storage SCP listens while a C-MOVE runs
 
   static DicomNodeSettings load();  // an unreadable entry is dropped; a bad title: the default
   void save() const;

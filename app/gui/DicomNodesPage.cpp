@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <chrono>
@@ -18,7 +19,7 @@ namespace delineate::app {
 
 namespace {
 
-enum Column { Name, AeTitle, Host, Port, Status, Deidentify, ColumnCount };
+enum Column { Name, AeTitle, Host, Port, Status, Deidentify, ByMove, ColumnCount };
 
 QString text(const std::string& s) {
   return QString::fromStdString(s);
@@ -31,6 +32,7 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
       settings_(DicomNodeSettings::load()),
       table_(new QTableWidget(0, ColumnCount, this)),
       calling_(new QLineEdit(this)),
+      storagePort_(new QSpinBox(this)),
       add_(new QPushButton(tr("Add"), this)),
       addWeb_(new QPushButton(tr("Add DICOMweb…"), this)),
       remove_(new QPushButton(tr("Remove"), this)),
@@ -38,8 +40,11 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
       jobs_(new JobRunner(this)) {
   setObjectName(QStringLiteral("nodes"));
   table_->setObjectName(QStringLiteral("dicomNodes"));
-  table_->setHorizontalHeaderLabels(
-      {tr("Name"), tr("AE title"), tr("Host"), tr("Port"), tr("Status"), tr("De-identify")});
+  table_->setHorizontalHeaderLabels({tr("Name"), tr("AE title"), tr("Host"), tr("Port"),
+                                     tr("Status"), tr("De-identify"), tr("C-MOVE")});
+  table_->horizontalHeaderItem(ByMove)->setToolTip(
+      tr("Retrieve by C-MOVE to this workstation's Storage SCP (for a PACS without C-GET); the "
+         "PACS must know this workstation's AE title, address and C-MOVE port"));
   table_->horizontalHeaderItem(Deidentify)
       ->setToolTip(tr("A research archive: what is sent is de-identified first (see the "
                       "De-identification page)"));
@@ -48,6 +53,7 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setSectionResizeMode(Status, QHeaderView::Stretch);
   table_->horizontalHeader()->setSectionResizeMode(Deidentify, QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSectionResizeMode(ByMove, QHeaderView::ResizeToContents);
   calling_->setObjectName(QStringLiteral("callingAeTitle"));
   calling_->setMaxLength(16);
   calling_->setText(text(settings_.callingAeTitle));
@@ -65,6 +71,13 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
   buttons->addWidget(verify_);
   auto* own = new QFormLayout;
   own->addRow(tr("This workstation's AE title"), calling_);
+  storagePort_->setObjectName(QStringLiteral("storagePort"));
+  storagePort_->setRange(1, 65535);
+  storagePort_->setValue(settings_.storagePort);
+  storagePort_->setToolTip(
+      tr("Where this workstation listens for the instances a C-MOVE sends, "
+         "only while the retrieve runs"));
+  own->addRow(tr("C-MOVE port"), storagePort_);
   auto* note = new QLabel(tr("File > Query PACS searches and retrieves from these nodes; File > "
                              "Send to PACS sends the open series and its segmentation (DICOM "
                              "SEG) to one of them. A DIMSE node must know this workstation's AE "
@@ -112,6 +125,10 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
     }
   });
   connect(table_, &QTableWidget::itemSelectionChanged, this, &DicomNodesPage::updateButtons);
+  connect(storagePort_, &QSpinBox::valueChanged, this, [this](int port) {
+    settings_.storagePort = port;
+    settings_.save();
+  });
   connect(calling_, &QLineEdit::editingFinished, this, [this] {
     const std::string title = calling_->text().trimmed().toStdString();
     if (const auto problem = core::pacs::aeTitleProblem(title)) {
@@ -157,6 +174,12 @@ void DicomNodesPage::rebuild() {
     deidentify->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
     deidentify->setCheckState(n.deidentify ? Qt::Checked : Qt::Unchecked);
     table_->setItem(row, Deidentify, deidentify);
+    auto* byMove = new QTableWidgetItem;
+    byMove->setFlags(n.isDicomWeb()
+                         ? Qt::ItemIsSelectable
+                         : Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+    byMove->setCheckState(n.retrieveByMove ? Qt::Checked : Qt::Unchecked);
+    table_->setItem(row, ByMove, byMove);
   }
   rebuilding_ = false;
   updateButtons();
@@ -181,6 +204,8 @@ void DicomNodesPage::readRow(int row) {
   }
   n.aeTitle = cell(AeTitle);
   n.host = cell(Host);
+  const QTableWidgetItem* byMove = table_->item(row, ByMove);
+  n.retrieveByMove = byMove != nullptr && byMove->checkState() == Qt::Checked;
   bool ok = false;
   n.port = QString::fromStdString(cell(Port)).toInt(&ok);
   if (!ok) {

@@ -12,6 +12,7 @@
 
 class QLineEdit;
 class QPushButton;
+class QSpinBox;
 class QTableWidget;
 
 namespace delineate::app {
@@ -26,6 +27,7 @@ class DicomNodesPage : public QWidget {
 
   QTableWidget* table() const { return table_; }
   QLineEdit* callingAeEdit() const { return calling_; }
+  QSpinBox* storagePortBox() const { return storagePort_; }
   QPushButton* addButton() const { return add_; }
   QPushButton* addWebButton() const { return addWeb_; }
   // Opens the DICOMweb dialog for `row` (a new node when row is -1); applies it when accepted.
@@ -48,6 +50,7 @@ class DicomNodesPage : public QWidget {
   DicomNodeSettings settings_;
   QTableWidget* table_;
   QLineEdit* calling_;
+  QSpinBox* storagePort_;
   QPushButton* add_;
   QPushButton* addWeb_;
   QPushButton* remove_;

@@ -57,7 +57,7 @@ RetrieveReport retrieveStudy(const DicomNode& node, const RetrieveRequest& reque
     return overWeb(node, access,
                    [&](DicomWebClient& c) { return c.retrieve(request, folder, progress); });
   }
-  return retrieveByGet(node, request, folder, access.dimse, progress);
+  return retrieveDimse(node, request, folder, access.dimse, progress, node.retrieveByMove);
 }
 
 StoreReport sendFiles(const DicomNode& node, const std::vector<std::filesystem::path>& files,

@@ -6,6 +6,7 @@
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmnet/scu.h>
 
+#include <memory>
 #include <set>
 #include <system_error>
 
@@ -14,6 +15,8 @@
 #include "core/io/DicomCondition.h"
 #include "core/pacs/DicomAssociation.h"
 #include "core/pacs/DicomFind.h"
+#include "core/pacs/StorageClasses.h"
+#include "core/pacs/StorageScp.h"
 
 namespace delineate::core::pacs {
 
@@ -34,61 +37,6 @@ std::string uidFileName(const std::string& uid) {
     out = "unknown";
   }
   return out;
-}
-
-// The storage classes whose instances we accept (one presentation context each, as the C-GET's
-// SCP role): DCMTK's list of the common ones, and what Delineate reads or writes besides.
-std::vector<std::string> storageClasses() {
-  std::set<std::string> seen;
-  std::vector<std::string> out;
-  const auto add = [&](const char* uid) {
-    if (uid != nullptr && seen.insert(uid).second) {
-      out.push_back(uid);
-    }
-  };
-  for (const char* uid : {UID_CTImageStorage,
-                          UID_MRImageStorage,
-                          UID_EnhancedCTImageStorage,
-                          UID_EnhancedMRImageStorage,
-                          UID_SegmentationStorage,
-                          UID_ParametricMapStorage,
-                          UID_DigitalMammographyXRayImageStorageForPresentation,
-                          UID_DigitalMammographyXRayImageStorageForProcessing,
-                          UID_BreastTomosynthesisImageStorage,
-                          UID_UltrasoundImageStorage,
-                          UID_UltrasoundMultiframeImageStorage,
-                          UID_SecondaryCaptureImageStorage,
-                          UID_ComprehensiveSRStorage,
-                          UID_EnhancedSRStorage,
-                          UID_BasicTextSRStorage,
-                          UID_MammographyCADSRStorage,
-                          UID_KeyObjectSelectionDocumentStorage,
-                          UID_GrayscaleSoftcopyPresentationStateStorage,
-                          UID_PositronEmissionTomographyImageStorage,
-                          UID_DigitalXRayImageStorageForPresentation,
-                          UID_ComputedRadiographyImageStorage}) {
-    add(uid);
-  }
-  for (int i = 0; i < numberOfDcmShortSCUStorageSOPClassUIDs && out.size() < 120; ++i) {
-    add(dcmShortSCUStorageSOPClassUIDs[i]);
-  }
-  return out;
-}
-
-// Uncompressed first; then the encodings Delineate decodes, so a node can send what it stores
-// without converting it.
-OFList<OFString> acceptedSyntaxes() {
-  OFList<OFString> l;
-  for (const char* uid :
-       {UID_LittleEndianExplicitTransferSyntax, UID_LittleEndianImplicitTransferSyntax,
-        UID_JPEGProcess14SV1TransferSyntax, UID_JPEGLSLosslessTransferSyntax,
-        UID_RLELosslessTransferSyntax, UID_JPEG2000LosslessOnlyTransferSyntax,
-        UID_JPEGProcess1TransferSyntax, UID_JPEGProcess2_4TransferSyntax,
-        UID_JPEGLSLossyTransferSyntax, UID_JPEG2000TransferSyntax,
-        UID_DeflatedExplicitVRLittleEndianTransferSyntax, UID_BigEndianExplicitTransferSyntax}) {
-    l.push_back(uid);
-  }
-  return l;
 }
 
 class GetScu : public DcmSCU {
@@ -192,6 +140,73 @@ Uint16 sendGet(GetScu& scu, const DicomNode& node, T_ASC_PresentationContextID i
   return scu.finalStatus();
 }
 
+// C-MOVE requester: follows the node's pending answers (progress from what our Storage SCP has
+// received) and stops on Cancel.
+class MoveScu : public DcmSCU {
+ public:
+  MoveScu(ProgressSink& progress, const StorageScp* scp, std::size_t expected)
+      : progress_(progress), scp_(scp), expected_(expected) {}
+
+  bool cancelledByUser() const { return cancelled_; }
+  Uint16 finalStatus() const { return finalStatus_; }
+
+ protected:
+  OFCondition handleMOVEResponse(const T_ASC_PresentationContextID presID,
+                                 RetrieveResponse* response, OFBool& waitForNext) override {
+    const OFCondition c = DcmSCU::handleMOVEResponse(presID, response, waitForNext);
+    if (response != nullptr && !DICOM_PENDING_STATUS(response->m_status)) {
+      finalStatus_ = response->m_status;
+    }
+    const std::size_t received = scp_->received();
+    progress_.report(expected_ ? 0.1 + 0.9 * double(received) / double(expected_) : 0.5,
+                     "received " + std::to_string(received) +
+                         (expected_ ? " of " + std::to_string(expected_) : std::string()));
+    if (progress_.cancelled()) {
+      cancelled_ = true;
+      waitForNext = OFFalse;
+    }
+    return c;
+  }
+
+ private:
+  ProgressSink& progress_;
+  const StorageScp* scp_;
+  std::size_t expected_;
+  bool cancelled_ = false;
+  Uint16 finalStatus_ = 0;
+};
+
+Uint16 sendMove(MoveScu& scu, const StorageScp& scp, const DicomNode& node,
+                const DicomNetworkOptions& options, T_ASC_PresentationContextID id,
+                DcmDataset& keys) {
+  OFList<RetrieveResponse*> responses;
+  const OFCondition c = scu.sendMOVERequest(id, options.callingAeTitle.c_str(), &keys, &responses);
+  for (RetrieveResponse* r : responses) {
+    delete r;
+  }
+  if (scu.cancelledByUser()) {
+    scu.abortAssociation();
+    throw CancelledError();
+  }
+  if (!scp.writeProblem().empty()) {
+    scu.abortAssociation();
+    throw Error(ErrorKind::Io, scp.writeProblem(), "could not write a retrieved instance");
+  }
+  if (c.bad()) {
+    scu.abortAssociation();
+    throw dicomError(c, node.label(), "C-MOVE");
+  }
+  if (scu.finalStatus() == STATUS_MOVE_Failed_MoveDestinationUnknown) {
+    scu.abortAssociation();
+    throw Error(ErrorKind::Network, node.label(),
+                "the node does not know the move destination " + options.callingAeTitle +
+                    " (status A801): register that AE title with this computer's address and "
+                    "port " +
+                    std::to_string(options.movePort) + " on the node");
+  }
+  return scu.finalStatus();
+}
+
 }  // namespace
 
 nlohmann::json RetrieveReport::toJson() const {
@@ -213,6 +228,18 @@ fs::path retrievedFile(const fs::path& folder, const std::string& seriesInstance
 RetrieveReport retrieveByGet(const DicomNode& node, const RetrieveRequest& request,
                              const fs::path& folder, const DicomNetworkOptions& options,
                              ProgressSink& progress) {
+  return retrieveDimse(node, request, folder, options, progress, false);
+}
+
+RetrieveReport retrieveByMove(const DicomNode& node, const RetrieveRequest& request,
+                              const fs::path& folder, const DicomNetworkOptions& options,
+                              ProgressSink& progress) {
+  return retrieveDimse(node, request, folder, options, progress, true);
+}
+
+RetrieveReport retrieveDimse(const DicomNode& node, const RetrieveRequest& request,
+                             const fs::path& folder, const DicomNetworkOptions& options,
+                             ProgressSink& progress, bool move) {
   if (request.studyInstanceUid.empty()) {
     throw Error(ErrorKind::InvalidInput, node.label(), "a retrieve needs the study's UID");
   }
@@ -253,23 +280,38 @@ RetrieveReport retrieveByGet(const DicomNode& node, const RetrieveRequest& reque
     if (ec) {
       throw Error(ErrorKind::Io, folder.string(), "cannot create the folder: " + ec.message());
     }
-    GetScu scu(folder, progress, lacking.size());
+    // C-GET: the instances come on our association. C-MOVE: the node opens one to our Storage
+    // SCP, listening only while this retrieve runs.
+    std::unique_ptr<StorageScp> scp;
+    std::unique_ptr<GetScu> getScu;
+    std::unique_ptr<MoveScu> moveScu;
+    if (move) {
+      scp = std::make_unique<StorageScp>(options.callingAeTitle, options.movePort, folder);
+      moveScu = std::make_unique<MoveScu>(progress, scp.get(), lacking.size());
+    } else {
+      getScu = std::make_unique<GetScu>(folder, progress, lacking.size());
+    }
+    DcmSCU& scu = move ? static_cast<DcmSCU&>(*moveScu) : *getScu;
+    const char* model = move ? UID_MOVEStudyRootQueryRetrieveInformationModel
+                             : UID_GETStudyRootQueryRetrieveInformationModel;
     configureScu(scu, node, options);
-    offerUncompressed(scu, UID_GETStudyRootQueryRetrieveInformationModel, node,
-                      "offering Study Root C-GET");
-    const OFList<OFString> syntaxes = acceptedSyntaxes();
-    for (const std::string& sopClass : storageClasses()) {
-      checkDicom(scu.addPresentationContext(sopClass.c_str(), syntaxes, ASC_SC_ROLE_SCP),
-                 node.label(), "offering to receive " + sopClass);
+    offerUncompressed(scu, model, node,
+                      move ? "offering Study Root C-MOVE" : "offering Study Root C-GET");
+    if (!move) {
+      const OFList<OFString> syntaxes = receivableSyntaxes();
+      for (const std::string& sopClass : receivableStorageClasses()) {
+        checkDicom(scu.addPresentationContext(sopClass.c_str(), syntaxes, ASC_SC_ROLE_SCP),
+                   node.label(), "offering to receive " + sopClass);
+      }
     }
     progress.report(0.1, "connecting to " + node.label());
     associateScu(scu, node, options);
-    const T_ASC_PresentationContextID id =
-        scu.findPresentationContextID(UID_GETStudyRootQueryRetrieveInformationModel, "");
+    const T_ASC_PresentationContextID id = scu.findPresentationContextID(model, "");
     if (id == 0) {
       scu.abortAssociation();
       throw Error(ErrorKind::Network, node.label(),
-                  "the node does not offer C-GET (retrieve by C-MOVE instead)");
+                  move ? "the node does not offer C-MOVE (retrieve by C-GET instead)"
+                       : "the node does not offer C-GET (retrieve by C-MOVE instead)");
     }
     std::vector<DcmDataset> requests;
     if (report.alreadyLocal == 0) {  // whole series at once
@@ -289,17 +331,27 @@ RetrieveReport retrieveByGet(const DicomNode& node, const RetrieveRequest& reque
       }
     }
     for (DcmDataset& keys : requests) {
-      const Uint16 status = sendGet(scu, node, id, keys);
+      const Uint16 status = move ? sendMove(*moveScu, *scp, node, options, id, keys)
+                                 : sendGet(*getScu, node, id, keys);
       // B000 (some sub-operations failed) is judged below, instance by instance.
       if (status != STATUS_Success &&
           status != STATUS_GET_Warning_SubOperationsCompleteOneOrMoreFailures) {
         scu.abortAssociation();
+        // Orthanc answers C000 rather than A801 for a destination it does not know.
+        const std::string hint =
+            move && (status & 0xF000) == 0xC000
+                ? "; a PACS answers so too when it does not know the move destination " +
+                      options.callingAeTitle +
+                      ": register that AE title with this computer's "
+                      "address and port " +
+                      std::to_string(options.movePort) + " on the node"
+                : std::string();
         throw Error(ErrorKind::Network, node.label(),
-                    "the retrieve failed: " + dimseStatusText(status));
+                    "the retrieve failed: " + dimseStatusText(status) + hint);
       }
     }
     scu.releaseAssociation();
-    report.received = scu.received();
+    report.received = move ? scp->received() : getScu->received();
   }
   for (const InstanceRecord& r : wanted) {
     const fs::path file = retrievedFile(folder, r.seriesInstanceUid, r.sopInstanceUid);

@@ -39,4 +39,18 @@ RetrieveReport retrieveByGet(const DicomNode& node, const RetrieveRequest& reque
                              const std::filesystem::path& folder,
                              const DicomNetworkOptions& options, ProgressSink& progress);
 
+// The same by C-MOVE (Study Root), for a node that does not offer C-GET: the node sends the
+// instances to this workstation's Storage SCP (options.callingAeTitle at options.movePort),
+// which listens only while the retrieve runs. The node must know that AE title with this
+// computer's address and port; a node that does not is named (status A801), as is a port that
+// cannot be opened.
+RetrieveReport retrieveByMove(const DicomNode& node, const RetrieveRequest& request,
+                              const std::filesystem::path& folder,
+                              const DicomNetworkOptions& options, ProgressSink& progress);
+
+// Either, by `move`.
+RetrieveReport retrieveDimse(const DicomNode& node, const RetrieveRequest& request,
+                             const std::filesystem::path& folder,
+                             const DicomNetworkOptions& options, ProgressSink& progress, bool move);
+
 }  // namespace delineate::core::pacs

@@ -18,6 +18,7 @@ struct DicomNetworkOptions {
   std::string callingAeTitle = "DELINEATE";  // who we are to the node
   std::chrono::seconds connectTimeout{10};
   std::chrono::seconds responseTimeout{60};  // ACSE and DIMSE answers
+  int movePort = 11112;  // C-MOVE: where our Storage SCP listens while a move runs
 };
 
 // C-ECHO; returns the round trip in milliseconds. Throws Error(Network) naming the node.

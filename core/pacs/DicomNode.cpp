@@ -83,6 +83,7 @@ nlohmann::json DicomNode::toJson() const {
           {"host", host},
           {"port", port},
           {"deidentify", deidentify},
+          {"retrieveByMove", retrieveByMove},
           {"dicomWebUrl", dicomWebUrl},
           {"auth", toString(auth)},
           {"user", user},
@@ -105,6 +106,8 @@ DicomNode DicomNode::fromJson(const nlohmann::json& j) {
   n.port = port != j.end() && port->is_number_integer() ? port->get<int>() : 0;
   const auto deidentify = j.find("deidentify");
   n.deidentify = deidentify != j.end() && deidentify->is_boolean() && deidentify->get<bool>();
+  const auto byMove = j.find("retrieveByMove");
+  n.retrieveByMove = byMove != j.end() && byMove->is_boolean() && byMove->get<bool>();
   n.dicomWebUrl = text("dicomWebUrl");
   n.auth = webAuthFromString(text("auth"));
   n.user = text("user");

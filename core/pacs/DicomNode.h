@@ -21,6 +21,9 @@ struct DicomNode {
   // A research archive rather than the hospital's PACS: what is sent to it is de-identified
   // first (the options of Edit > Preferences > De-identification).
   bool deidentify = false;
+  // DIMSE: retrieve by C-MOVE to this workstation's Storage SCP instead of C-GET (for a PACS
+  // that does not offer C-GET).
+  bool retrieveByMove = false;
   // DICOMweb: the base URL of the studies/series/instances routes, e.g.
   // https://pacs.example.org/dicom-web. Empty for a DIMSE node.
   std::string dicomWebUrl{};

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTableWidget>
 
 #include "EditingTestSupport.h"
@@ -26,6 +27,7 @@
 #include "core/dicomweb/PacsService.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/jobs/ProgressSink.h"
+#include "core/net/HttpServer.h"
 #include "core/pacs/DicomNetwork.h"
 #include "net/OrthancServer.h"
 
@@ -171,6 +173,9 @@ TEST_F(StudyBrowserTest, ADicomWebNodeSetUpInPreferencesIsSearchedAndRetrieved) 
   user->setText(QStringLiteral("radiologist"));
   secret->setText(QStringLiteral("pw-7"));
   EXPECT_TRUE(problem->text().isEmpty()) << problem->text().toStdString();
+  QDir().mkpath(QStringLiteral(DELINEATE_SCREENSHOT_DIR));
+  dialog->resize(560, dialog->sizeHint().height());
+  EXPECT_TRUE(dialog->grab().save(QStringLiteral(DELINEATE_SCREENSHOT_DIR "/dicomweb-node.png")));
   dialog->accept();
   ASSERT_EQ(page.table()->rowCount(), 1);
   EXPECT_EQ(page.table()->item(0, 1)->text(), QStringLiteral("DICOMweb"));
@@ -180,6 +185,8 @@ TEST_F(StudyBrowserTest, ADicomWebNodeSetUpInPreferencesIsSearchedAndRetrieved) 
       [&] { return page.table()->item(0, 4)->text().startsWith(QStringLiteral("verified")); },
       30000))
       << page.table()->item(0, 4)->text().toStdString();
+  page.resize(900, 420);
+  EXPECT_TRUE(page.grab().save(QStringLiteral(DELINEATE_SCREENSHOT_DIR "/dicom-nodes.png")));
 
   window_->action(QStringLiteral("file.queryPacs"))->trigger();
   app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
@@ -211,4 +218,59 @@ TEST_F(StudyBrowserTest, ADicomWebNodeSetUpInPreferencesIsSearchedAndRetrieved) 
   EXPECT_TRUE(test::waitUntil(
       [&] { return browser->statusLabel()->text().contains(QStringLiteral("password")); }, 30000))
       << browser->statusLabel()->text().toStdString();
+}
+
+// A node ticked "C-MOVE" in Preferences: Retrieve has the PACS send the series to this
+// workstation's Storage SCP, on the port set on the same page, and the series opens.
+TEST_F(StudyBrowserTest, ANodeMarkedCMoveRetrievesThroughTheStorageScp) {
+  if (!test::OrthancServer::installed()) {
+    GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
+  }
+  test::ForgetPacsNodes forget;
+  test::OrthancOptions options;
+  options.callerPort = core::net::freeLocalPort();
+  test::OrthancServer pacs(dir_ / "pacs", options);
+  ASSERT_TRUE(pacs.running());
+  core::NullProgress quiet;
+  core::DicomWriteOptions written;
+  written.attributes = {{"PatientName", "MOVE^MARY"},
+                        {"Modality", "CT"},
+                        {"StudyInstanceUID", "1.2.826.0.1.3680043.10.1447.79.1"},
+                        {"SeriesInstanceUID", "1.2.826.0.1.3680043.10.1447.79.1.1"}};
+  written.instanceKey = "movebrowser";
+  const auto files = core::writeDicomSeries(*window_->volume(), dir_ / "sent", written, quiet);
+  ASSERT_EQ(core::pacs::store(pacs.node(), files, {}, quiet).storedCount(), files.size());
+  app::DicomNodeSettings settings;
+  settings.nodes = {pacs.node()};
+  settings.save();
+
+  app::DicomNodesPage page;
+  ASSERT_EQ(page.table()->rowCount(), 1);
+  page.table()->item(0, 6)->setCheckState(Qt::Checked);  // the C-MOVE column
+  page.storagePortBox()->setValue(options.callerPort);
+  const app::DicomNodeSettings kept = app::DicomNodeSettings::load();
+  ASSERT_TRUE(kept.nodes.front().retrieveByMove);
+  ASSERT_EQ(kept.storagePort, options.callerPort);
+
+  window_->action(QStringLiteral("file.queryPacs"))->trigger();
+  app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
+  browser->refresh();
+  browser->patientEdit()->setText(QStringLiteral("MOVE*"));
+  browser->searchButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return browser->studyTable()->rowCount() == 1; }, 30000))
+      << browser->statusLabel()->text().toStdString();
+  browser->studyTable()->selectRow(0);
+  ASSERT_TRUE(test::waitUntil([&] { return browser->seriesTable()->rowCount() == 1; }, 30000));
+  bool shown = false;
+  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&] { shown = true; });
+  browser->retrieveButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return shown && !browser->retrieves()->busy(); }, 60000))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(window_->volume()->info().patientName, "MOVE^MARY");
+  EXPECT_TRUE(
+      browser->statusLabel()->text().contains(QStringLiteral("%1 fetched").arg(files.size())))
+      << browser->statusLabel()->text().toStdString();
+  QDir(QDir(app::StudyBrowserDialog::studyFolder())
+           .filePath(QStringLiteral("1.2.826.0.1.3680043.10.1447.79.1")))
+      .removeRecursively();
 }

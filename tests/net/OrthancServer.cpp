@@ -41,7 +41,7 @@ OrthancServer::OrthancServer(const std::filesystem::path& folder, OrthancOptions
   std::filesystem::create_directories(folder / "storage");
   nlohmann::json modalities = nlohmann::json::object();
   for (const std::string& caller : options_.allowedCallers) {
-    modalities[caller] = {caller, "127.0.0.1", 104};
+    modalities[caller] = {caller, "127.0.0.1", options_.callerPort};
   }
   nlohmann::json config = {{"Name", "DelineateTestPacs"},
                            {"StorageDirectory", (folder / "storage").string()},
@@ -60,6 +60,11 @@ OrthancServer::OrthancServer(const std::filesystem::path& folder, OrthancOptions
                            {"Plugins", nlohmann::json::array()},
                            {"StableAge", 1},
                            {"ConcurrentJobs", 1}};
+  if (options_.anyCallerMayQuery) {
+    config["DicomAlwaysAllowFind"] = true;
+    config["DicomAlwaysAllowMove"] = true;
+    config["DicomCheckModalityHost"] = false;
+  }
   if (options_.dicomWeb) {
     config["Plugins"] = nlohmann::json::array({kDicomWebPlugin});
     // As Debian configures it, RetrieveURLs naming "localhost" included.

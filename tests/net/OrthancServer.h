@@ -18,6 +18,10 @@ namespace delineate::test {
 struct OrthancOptions {
   // The calling AE titles Orthanc accepts (from 127.0.0.1).
   std::vector<std::string> allowedCallers = {"DELINEATE"};
+  // Where Orthanc sends C-MOVE sub-operations for those callers (their Storage SCP port).
+  int callerPort = 104;
+  // Find and move allowed to any caller (a move to an unregistered AE then fails A801).
+  bool anyCallerMayQuery = false;
   // Loads Debian's DICOMweb plugin (orthanc-dicomweb) under /dicom-web/.
   bool dicomWeb = false;
   // HTTP Basic users (name, password); none: no authentication.
