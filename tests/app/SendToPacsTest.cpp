@@ -141,7 +141,7 @@ TEST_F(SendToPacsTest, ToANodeMarkedDeidentifyOnlyPseudonymousCopiesGoAndTheSegS
   table->item(0, 1)->setText(QString::fromLatin1(test::OrthancServer::kAeTitle));
   table->item(0, 2)->setText(QStringLiteral("127.0.0.1"));
   table->item(0, 3)->setText(QString::number(pacs.dicomPort()));
-  ASSERT_EQ(table->columnCount(), 6);
+  ASSERT_EQ(table->columnCount(), 7);  // ... De-identify, C-MOVE
   table->item(0, 5)->setCheckState(Qt::Checked);
   prefs->showPage(QStringLiteral("deidentification"));
   auto* deidPage = prefs->findChild<app::DeidentificationPage*>();
