@@ -15,6 +15,7 @@
 #include "core/ai/Multipart.h"
 #include "core/io/DicomCodecs.h"
 #include "core/pacs/DicomJson.h"
+#include "core/pacs/LocalInstance.h"
 #include "core/pacs/StowAnswer.h"
 
 namespace delineate::core::pacs {
@@ -403,11 +404,12 @@ RetrieveReport DicomWebClient::retrieve(const RetrieveRequest& request, const fs
   for (const std::string& series : seriesUids) {
     wanted[series] = findInstances(study, series, listing);
     for (const InstanceRecord& r : wanted[series]) {
-      std::error_code ec;
       const fs::path file = retrievedFile(folder, series, r.sopInstanceUid);
-      if (fs::is_regular_file(file, ec) && fs::file_size(file, ec) > 0 && !ec) {
+      if (localInstanceIsWhole(file, r.sopInstanceUid)) {
         ++report.alreadyLocal;
       } else {
+        std::error_code ec;
+        fs::remove(file, ec);  // damaged or cut short: never counted as retrieved
         lacking[series].push_back(r.sopInstanceUid);
         ++lackingTotal;
       }

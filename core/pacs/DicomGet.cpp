@@ -15,6 +15,7 @@
 #include "core/io/DicomCondition.h"
 #include "core/pacs/DicomAssociation.h"
 #include "core/pacs/DicomFind.h"
+#include "core/pacs/LocalInstance.h"
 #include "core/pacs/StorageClasses.h"
 #include "core/pacs/StorageScp.h"
 
@@ -265,11 +266,12 @@ RetrieveReport retrieveDimse(const DicomNode& node, const RetrieveRequest& reque
   std::vector<const InstanceRecord*> lacking;
   std::set<std::string> lackingSeries;
   for (const InstanceRecord& r : wanted) {
-    std::error_code ec;
     const fs::path file = retrievedFile(folder, r.seriesInstanceUid, r.sopInstanceUid);
-    if (fs::is_regular_file(file, ec) && fs::file_size(file, ec) > 0 && !ec) {
+    if (localInstanceIsWhole(file, r.sopInstanceUid)) {
       ++report.alreadyLocal;
     } else {
+      std::error_code ec;
+      fs::remove(file, ec);  // damaged or cut short: never counted as retrieved
       lacking.push_back(&r);
       lackingSeries.insert(r.seriesInstanceUid);
     }
