@@ -10,6 +10,7 @@ namespace {
 const QString kNodes = QStringLiteral("pacs/nodes");
 const QString kCalling = QStringLiteral("pacs/callingAeTitle");
 const QString kStoragePort = QStringLiteral("pacs/storagePort");
+const QString kCacheLimit = QStringLiteral("pacs/cacheLimitGb");
 
 }  // namespace
 
@@ -31,6 +32,10 @@ DicomNodeSettings DicomNodeSettings::load() {
   if (port >= 1 && port <= 65535) {
     out.storagePort = port;
   }
+  const int limit = s.value(kCacheLimit, out.cacheLimitGb).toInt();
+  if (limit >= 1) {
+    out.cacheLimitGb = limit;
+  }
   return out;
 }
 
@@ -43,6 +48,7 @@ void DicomNodeSettings::save() const {
   s.setValue(kNodes, QString::fromStdString(list.dump()));
   s.setValue(kCalling, QString::fromStdString(callingAeTitle));
   s.setValue(kStoragePort, storagePort);
+  s.setValue(kCacheLimit, cacheLimitGb);
 }
 
 core::pacs::DicomNetworkOptions DicomNodeSettings::networkOptions() const {

@@ -33,6 +33,7 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
       table_(new QTableWidget(0, ColumnCount, this)),
       calling_(new QLineEdit(this)),
       storagePort_(new QSpinBox(this)),
+      cacheLimit_(new QSpinBox(this)),
       add_(new QPushButton(tr("Add"), this)),
       addWeb_(new QPushButton(tr("Add DICOMweb…"), this)),
       remove_(new QPushButton(tr("Remove"), this)),
@@ -78,6 +79,14 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
       tr("Where this workstation listens for the instances a C-MOVE sends, "
          "only while the retrieve runs"));
   own->addRow(tr("C-MOVE port"), storagePort_);
+  cacheLimit_->setObjectName(QStringLiteral("cacheLimit"));
+  cacheLimit_->setRange(1, 100000);
+  cacheLimit_->setSuffix(tr(" GB"));
+  cacheLimit_->setValue(settings_.cacheLimitGb);
+  cacheLimit_->setToolTip(
+      tr("Retrieved studies are kept for opening again; beyond this size the "
+         "ones used longest ago are removed"));
+  own->addRow(tr("Study cache limit"), cacheLimit_);
   auto* note = new QLabel(tr("File > Query PACS searches and retrieves from these nodes; File > "
                              "Send to PACS sends the open series and its segmentation (DICOM "
                              "SEG) to one of them. A DIMSE node must know this workstation's AE "
@@ -125,6 +134,10 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
     }
   });
   connect(table_, &QTableWidget::itemSelectionChanged, this, &DicomNodesPage::updateButtons);
+  connect(cacheLimit_, &QSpinBox::valueChanged, this, [this](int gb) {
+    settings_.cacheLimitGb = gb;
+    settings_.save();
+  });
   connect(storagePort_, &QSpinBox::valueChanged, this, [this](int port) {
     settings_.storagePort = port;
     settings_.save();

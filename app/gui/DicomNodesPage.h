@@ -28,6 +28,7 @@ class DicomNodesPage : public QWidget {
   QTableWidget* table() const { return table_; }
   QLineEdit* callingAeEdit() const { return calling_; }
   QSpinBox* storagePortBox() const { return storagePort_; }
+  QSpinBox* cacheLimitBox() const { return cacheLimit_; }
   QPushButton* addButton() const { return add_; }
   QPushButton* addWebButton() const { return addWeb_; }
   // Opens the DICOMweb dialog for `row` (a new node when row is -1); applies it when accepted.
@@ -51,6 +52,7 @@ class DicomNodesPage : public QWidget {
   QTableWidget* table_;
   QLineEdit* calling_;
   QSpinBox* storagePort_;
+  QSpinBox* cacheLimit_;
   QPushButton* add_;
   QPushButton* addWeb_;
   QPushButton* remove_;

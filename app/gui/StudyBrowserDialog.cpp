@@ -17,6 +17,7 @@
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
 #include "core/dicomweb/PacsService.h"
+#include "core/pacs/StudyCache.h"
 
 namespace delineate::app {
 
@@ -84,7 +85,8 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent)
       retrieve_(new QPushButton(tr("Retrieve"), this)),
       status_(new QLabel(this)),
       queries_(new JobRunner(this)),
-      retrieves_(new JobRunner(this)) {
+      retrieves_(new JobRunner(this)),
+      cacheJobs_(new JobRunner(this)) {
   setObjectName(QStringLiteral("studyBrowser"));
   setWindowTitle(tr("Query PACS"));
   nodes_->setObjectName(QStringLiteral("pacsQueryNode"));
@@ -154,14 +156,22 @@ void StudyBrowserDialog::refresh() {
   for (const pacs::DicomNode& node : settings_.nodes) {
     nodes_->addItem(fromStdText(node.label()));
   }
+  nodes_->addItem(tr("This computer (study cache)"));
   const int keep = nodes_->findText(current);
   if (keep >= 0) {
     nodes_->setCurrentIndex(keep);
   }
   if (settings_.nodes.empty()) {
-    setStatus(tr("No DICOM node is set up: <a href=\"nodes\">add one in Preferences</a>."));
+    nodes_->setCurrentIndex(0);
+    setStatus(
+        tr("No DICOM node is set up: <a href=\"nodes\">add one in Preferences</a>. "
+           "The study cache holds what was retrieved before."));
   }
   updateButtons();
+}
+
+bool StudyBrowserDialog::cacheChosen() const {
+  return nodes_->currentIndex() == int(settings_.nodes.size());
 }
 
 std::optional<pacs::DicomNode> StudyBrowserDialog::chosenNode() const {
@@ -185,7 +195,7 @@ const pacs::StudyRecord* StudyBrowserDialog::selectedStudy() const {
 
 void StudyBrowserDialog::search() {
   const auto node = chosenNode();
-  if (!node) {
+  if (!node && !cacheChosen()) {
     return;
   }
   pacs::StudyQuery query;
@@ -197,6 +207,24 @@ void StudyBrowserDialog::search() {
   query.limit = 1000;
   if (auto p = query.problem()) {
     setStatus(fromStdText(*p));
+    return;
+  }
+  if (cacheChosen()) {
+    queries_->run<std::vector<pacs::StudyRecord>>(
+        tr("Reading the study cache"),
+        [root = studyFolder().toStdString(), query](core::ProgressSink& progress) {
+          std::vector<pacs::StudyRecord> found;
+          for (pacs::StudyRecord& s : pacs::StudyCache(root).records(progress)) {
+            if (query.matches(s) && found.size() < query.limit) {
+              found.push_back(std::move(s));
+            }
+          }
+          return found;
+        },
+        [this](std::vector<pacs::StudyRecord> found) { showStudies(std::move(found)); },
+        [this](const QString& error, bool cancelled) {
+          setStatus(cancelled ? tr("Search cancelled.") : error);
+        });
     return;
   }
   setStatus(tr("Searching %1…").arg(fromStdText(node->label())));
@@ -265,6 +293,16 @@ void StudyBrowserDialog::listSeries() {
   updateButtons();
   const pacs::StudyRecord* study = selectedStudy();
   const auto node = chosenNode();
+  if (study != nullptr && cacheChosen()) {
+    queries_->run<std::vector<pacs::SeriesRecord>>(
+        tr("Listing the series"),
+        [root = studyFolder().toStdString(), uid = study->studyInstanceUid](core::ProgressSink&) {
+          return pacs::StudyCache(root).seriesOf(uid);
+        },
+        [this](std::vector<pacs::SeriesRecord> found) { showSeries(std::move(found)); },
+        [this](const QString& error, bool) { setStatus(error); });
+    return;
+  }
   if (study == nullptr || !node) {
     return;
   }
@@ -302,6 +340,10 @@ void StudyBrowserDialog::showSeries(std::vector<pacs::SeriesRecord> series) {
 void StudyBrowserDialog::retrieve() {
   const pacs::StudyRecord* study = selectedStudy();
   const auto node = chosenNode();
+  if (study != nullptr && cacheChosen() && !seriesRecords_.empty()) {
+    openFromCache(*study);
+    return;
+  }
   if (study == nullptr || !node || seriesRecords_.empty()) {
     return;
   }
@@ -327,6 +369,7 @@ void StudyBrowserDialog::retrieveNext() {
       text += QLatin1Char('\n') + r.problems.join(QLatin1Char('\n'));
     }
     setStatus(text);
+    keepCacheUnderLimit(r.studyUid);
     retrieval_.reset();
     updateButtons();
     Q_EMIT studyRetrieved(studyDir);
@@ -380,8 +423,41 @@ void StudyBrowserDialog::setStatus(const QString& text) {
   status_->setText(text);
 }
 
+void StudyBrowserDialog::openFromCache(const pacs::StudyRecord& study) {
+  const pacs::StudyCache cache(studyFolder().toStdString());
+  cache.touch(study.studyInstanceUid);
+  const QString studyDir =
+      QString::fromStdString(cache.studyFolder(study.studyInstanceUid).string());
+  for (std::size_t i = 0; i < seriesRecords_.size(); ++i) {
+    Q_EMIT seriesRetrieved(
+        QDir(studyDir).filePath(fromStdText(seriesRecords_[i].seriesInstanceUid)), i == 0);
+  }
+  setStatus(tr("Opened from the study cache (%1), nothing fetched.").arg(studyDir));
+  Q_EMIT studyRetrieved(studyDir);
+}
+
+void StudyBrowserDialog::keepCacheUnderLimit(const std::string& inUse) {
+  const std::uintmax_t limit = std::uintmax_t(settings_.cacheLimitGb) << 30;
+  cacheJobs_->run<std::vector<std::string>>(
+      tr("Keeping the study cache under %1 GB").arg(settings_.cacheLimitGb),
+      [root = studyFolder().toStdString(), inUse, limit](core::ProgressSink&) {
+        const pacs::StudyCache cache(root);
+        cache.touch(inUse);
+        return cache.evict(limit, {inUse});
+      },
+      [this](std::vector<std::string> removed) {
+        if (!removed.empty()) {
+          setStatus(statusLabel()->text() + QLatin1Char('\n') +
+                    tr("%n study(ies) used longest ago removed from the study cache to keep it "
+                       "under its limit.",
+                       nullptr, int(removed.size())));
+        }
+      },
+      [](const QString&, bool) {});
+}
+
 void StudyBrowserDialog::updateButtons() {
-  const bool haveNode = chosenNode().has_value();
+  const bool haveNode = chosenNode().has_value() || cacheChosen();
   search_->setEnabled(haveNode);
   retrieve_->setEnabled(haveNode && !retrieval_ && selectedStudy() != nullptr &&
                         !seriesRecords_.empty());

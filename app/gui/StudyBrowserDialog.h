@@ -6,6 +6,7 @@
 // the others still come; instances already in the folder are not fetched again.
 #include <QDialog>
 #include <QString>
+#include <string>
 #include <vector>
 
 #include "app/gui/DicomNodeSettings.h"
@@ -49,6 +50,7 @@ class StudyBrowserDialog : public QDialog {
   QLabel* statusLabel() const { return status_; }
   JobRunner* queries() const { return queries_; }
   JobRunner* retrieves() const { return retrieves_; }
+  JobRunner* cacheJobs() const { return cacheJobs_; }
 
  Q_SIGNALS:
   // A series of the study is complete in `folder`; `first`: the first of this retrieve.
@@ -64,6 +66,10 @@ class StudyBrowserDialog : public QDialog {
   void listSeries();
   void showSeries(std::vector<core::pacs::SeriesRecord> series);
   void retrieveNext();
+  bool cacheChosen() const;
+  void openFromCache(const core::pacs::StudyRecord& study);
+  // Marks the study used and removes the least recently used others beyond the limit (a job).
+  void keepCacheUnderLimit(const std::string& inUse);
   void retrieveSeries(std::size_t index, const QString& studyDir, core::pacs::PacsAccess access);
   // Runs `then` with the node's access (its DICOMweb secret fetched first; a missing one is
   // shown in the status line instead).
@@ -86,6 +92,7 @@ class StudyBrowserDialog : public QDialog {
   QLabel* status_;
   JobRunner* queries_;
   JobRunner* retrieves_;
+  JobRunner* cacheJobs_;
   std::vector<core::pacs::StudyRecord> studyRecords_;
   std::vector<core::pacs::SeriesRecord> seriesRecords_;
   // The retrieve under way: its node, study, series still to come, and what arrived.

@@ -1,5 +1,6 @@
 #include "core/pacs/StudyRecords.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace delineate::core::pacs {
@@ -23,6 +24,33 @@ bool hasWildcard(const std::string& s) {
   return s.find_first_of("*?") != std::string::npos;
 }
 
+// DICOM wildcard matching (* any run, ? one character), ignoring ASCII case, as PACS match
+// names by default.
+bool wildcardMatch(const std::string& pattern, const std::string& value) {
+  const auto lower = [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  };
+  std::size_t p = 0, v = 0, star = std::string::npos, mark = 0;
+  while (v < value.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || lower(pattern[p]) == lower(value[v]))) {
+      ++p;
+      ++v;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = v;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      v = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') {
+    ++p;
+  }
+  return p == pattern.size();
+}
+
 void putCount(nlohmann::json& j, const char* key, int value) {
   if (value >= 0) {
     j[key] = value;
@@ -42,6 +70,31 @@ bool isDicomDateOrRange(const std::string& value) {
   }
   return (from.empty() || isDate(from)) && (to.empty() || isDate(to)) &&
          (from.empty() || to.empty() || from <= to);
+}
+
+bool StudyQuery::matches(const StudyRecord& s) const {
+  const auto field = [](const std::string& wanted, const std::string& value) {
+    return wanted.empty() || wildcardMatch(wanted, value);
+  };
+  if (!field(patientName, s.patientName) || !field(patientId, s.patientId) ||
+      !field(accessionNumber, s.accessionNumber) || !field(studyDescription, s.studyDescription) ||
+      (!studyInstanceUid.empty() && studyInstanceUid != s.studyInstanceUid)) {
+    return false;
+  }
+  if (!modality.empty() &&
+      std::find(s.modalities.begin(), s.modalities.end(), modality) == s.modalities.end()) {
+    return false;
+  }
+  if (!studyDate.empty()) {
+    const auto dash = studyDate.find('-');
+    const std::string from = dash == std::string::npos ? studyDate : studyDate.substr(0, dash);
+    const std::string to = dash == std::string::npos ? studyDate : studyDate.substr(dash + 1);
+    if (s.studyDate.empty() || (!from.empty() && s.studyDate < from) ||
+        (!to.empty() && s.studyDate > to)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::optional<std::string> StudyQuery::problem() const {

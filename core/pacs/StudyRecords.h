@@ -9,6 +9,8 @@
 
 namespace delineate::core::pacs {
 
+struct StudyRecord;
+
 // A study search. Empty fields match everything. Patient name and description take DICOM
 // wildcards (* and ?); the date is YYYYMMDD, a range YYYYMMDD-YYYYMMDD, or open -YYYYMMDD /
 // YYYYMMDD-. `limit` 0 means all.
@@ -24,6 +26,9 @@ struct StudyQuery {
 
   // What is wrong with it (a date that is not a date or range, a wildcard in a UID), or nullopt.
   std::optional<std::string> problem() const;
+  // Whether a study matches, as a PACS would judge it (wildcards, names ignoring case, the date
+  // range inclusive); for searching what is already on this computer.
+  bool matches(const StudyRecord& study) const;
 };
 
 struct StudyRecord {

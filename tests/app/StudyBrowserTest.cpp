@@ -68,7 +68,8 @@ TEST_F(StudyBrowserTest, SearchesListsTheSeriesAndRetrievesIntoTheWindow) {
   window_->action(QStringLiteral("file.queryPacs"))->trigger();
   app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
   ASSERT_TRUE(browser->isVisible());
-  ASSERT_EQ(browser->nodeBox()->count(), 1);
+  ASSERT_EQ(browser->nodeBox()->count(), 2) << "the node and the study cache";
+  ASSERT_EQ(browser->nodeBox()->currentIndex(), 0);
   EXPECT_FALSE(browser->retrieveButton()->isEnabled()) << "nothing chosen yet";
 
   browser->dateEdit()->setText(QStringLiteral("last week"));
@@ -124,6 +125,24 @@ TEST_F(StudyBrowserTest, SearchesListsTheSeriesAndRetrievesIntoTheWindow) {
   ASSERT_TRUE(test::waitUntil(
       [&] { return browser->statusLabel()->text().contains(QStringLiteral("(0 fetched")); }, 30000))
       << browser->statusLabel()->text().toStdString();
+
+  // The study cache as a source of its own: found without the PACS, opened without fetching.
+  browser->nodeBox()->setCurrentIndex(browser->nodeBox()->count() - 1);
+  EXPECT_TRUE(browser->nodeBox()->currentText().contains(QStringLiteral("study cache")));
+  browser->searchButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !browser->queries()->busy(); }, 30000));
+  ASSERT_TRUE(test::waitUntil([&] { return studies->rowCount() == 1; }, 30000))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(studies->item(0, 0)->text(), QStringLiteral("DOE, JANE"));
+  EXPECT_EQ(studies->item(0, 6)->data(Qt::DisplayRole).toInt(), int(files.size()));
+  studies->selectRow(0);
+  ASSERT_TRUE(test::waitUntil([&] { return series->rowCount() == 1; }, 30000));
+  shown = false;
+  browser->retrieveButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return shown; }, 30000));
+  EXPECT_TRUE(browser->statusLabel()->text().contains(QStringLiteral("nothing fetched")))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(window_->volume()->info().patientName, "DOE^JANE");
   QDir(folder).removeRecursively();
 }
 
@@ -192,7 +211,7 @@ TEST_F(StudyBrowserTest, ADicomWebNodeSetUpInPreferencesIsSearchedAndRetrieved) 
   app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
   ASSERT_TRUE(browser->isVisible());
   browser->refresh();
-  ASSERT_EQ(browser->nodeBox()->count(), 1);
+  ASSERT_EQ(browser->nodeBox()->count(), 2);
   browser->patientEdit()->setText(QStringLiteral("ROE*"));
   browser->searchButton()->click();
   QTableWidget* studies = browser->studyTable();
