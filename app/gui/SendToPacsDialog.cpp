@@ -106,7 +106,7 @@ SendToPacsDialog::~SendToPacsDialog() {
 }
 
 bool SendToPacsDialog::busy() const {
-  return jobs_->busy();
+  return pending_ || jobs_->busy();
 }
 
 void SendToPacsDialog::refresh() {
@@ -146,14 +146,17 @@ void SendToPacsDialog::followNode() {
 
 void SendToPacsDialog::updateButtons() {
   send_->setEnabled(
-      !jobs_->busy() && nodes_->count() > 0 &&
+      !busy() && nodes_->count() > 0 &&
       ((series_->isEnabled() && series_->isChecked()) || (seg_->isEnabled() && seg_->isChecked())));
 }
 
 void SendToPacsDialog::send() {
   const int index = nodes_->currentIndex();
   const core::VolumePtr image = session_->image();
-  if (index < 0 || index >= static_cast<int>(settings_.nodes.size()) || !image || busy()) {
+  // (pending_ is this send waiting for the label map's copy: its retry goes on.)
+  if (index < 0 || index >= static_cast<int>(settings_.nodes.size()) || !image || jobs_->busy()) {
+    pending_ = false;
+    updateButtons();
     return;
   }
   const core::pacs::DicomNode node = settings_.nodes[std::size_t(index)];
@@ -162,6 +165,8 @@ void SendToPacsDialog::send() {
     const auto map = session_->activeMap();
     copy = map && map->openEdits() == 0 ? session_->readCopy(*map) : nullptr;
     if (!copy) {
+      pending_ = true;  // a send is on its way: busy, the button stays off
+      updateButtons();
       result_->setText(tr("Waiting for the label map…"));
       QTimer::singleShot(kCopyRetryMs, this, &SendToPacsDialog::send);
       return;
@@ -183,7 +188,9 @@ void SendToPacsDialog::send() {
   }
   const std::filesystem::path work = segFile.parent_path();
   result_->setText(tr("Sending to %1…").arg(QString::fromStdString(node.label())));
+  pending_ = true;
   DicomWebSecrets::fetch(node, this, [=, this](std::string secret, const QString& problem) mutable {
+    pending_ = false;
     if (!problem.isEmpty()) {
       result_->setText(problem);
       Q_EMIT finished(false, problem);

@@ -79,6 +79,7 @@ class SendToPacsDialog : public QDialog {
   JobRunner* jobs_;
   JobProgressWidget* progress_;
   QTemporaryDir temp_;
+  bool pending_ = false;  // waiting for the label map's copy or the node's secret
 };
 
 }  // namespace delineate::app
