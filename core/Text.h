@@ -20,14 +20,15 @@ inline bool equalsIgnoreCase(std::string_view a, std::string_view b) {
                                             [&](char x, char y) { return lower(x) == lower(y); });
 }
 
-// RFC 3986 percent-encoding of everything but unreserved characters (URL paths and queries).
-inline std::string percentEncode(std::string_view text) {
+// RFC 3986 percent-encoding of everything but unreserved characters (URL paths and queries)
+// and those in `keep` (sub-delimiters a query value may carry as they are).
+inline std::string percentEncode(std::string_view text, std::string_view keep = {}) {
   static const char hex[] = "0123456789ABCDEF";
   std::string out;
   for (const char c : text) {
     const auto u = static_cast<unsigned char>(c);
     if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-        c == '.' || c == '_' || c == '~') {
+        c == '.' || c == '_' || c == '~' || keep.find(c) != std::string_view::npos) {
       out += c;
     } else {
       out += '%';

@@ -4,6 +4,7 @@
 #include <dcmtk/dcmdata/dcdeftag.h>
 #include <dcmtk/dcmdata/dcmetinf.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
@@ -69,22 +70,9 @@ std::optional<Meta> readMeta(const fs::path& file) {
 // sent as "Ball?phantom*": it matches what was asked, and a little more). Characters that would
 // break the URL are percent-encoded.
 std::string qidoValue(std::string_view value) {
-  static const char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : value) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == ' ') {
-      out += '?';
-    } else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-               std::string_view("-._~*?^,:@/!$'();").find(c) != std::string_view::npos) {
-      out += c;
-    } else {
-      out += '%';
-      out += hex[u >> 4];
-      out += hex[u & 0xf];
-    }
-  }
-  return out;
+  std::string spaced(value);
+  std::replace(spaced.begin(), spaced.end(), ' ', '?');
+  return percentEncode(spaced, "*?^,:@/!$'();");
 }
 
 std::string query(const std::vector<std::pair<std::string, std::string>>& params) {
@@ -452,15 +440,7 @@ RetrieveReport DicomWebClient::retrieve(const RetrieveRequest& request, const fs
     }
   }
   for (const auto& [series, records] : wanted) {
-    for (const InstanceRecord& r : records) {
-      const fs::path file = retrievedFile(folder, series, r.sopInstanceUid);
-      std::error_code ec;
-      if (fs::is_regular_file(file, ec)) {
-        report.files.push_back(file);
-      } else {
-        report.missing.push_back(r.sopInstanceUid);
-      }
-    }
+    noteRetrieved(report, folder, records);  // their seriesInstanceUid is `series`
   }
   progress.report(1, "retrieved");
   return report;

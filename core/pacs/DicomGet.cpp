@@ -221,6 +221,19 @@ nlohmann::json RetrieveReport::toJson() const {
           {"missing", missing}};
 }
 
+void noteRetrieved(RetrieveReport& report, const fs::path& folder,
+                   const std::vector<InstanceRecord>& wanted) {
+  for (const InstanceRecord& r : wanted) {
+    const fs::path file = retrievedFile(folder, r.seriesInstanceUid, r.sopInstanceUid);
+    std::error_code ec;
+    if (fs::is_regular_file(file, ec)) {
+      report.files.push_back(file);
+    } else {
+      report.missing.push_back(r.sopInstanceUid);
+    }
+  }
+}
+
 fs::path retrievedFile(const fs::path& folder, const std::string& seriesInstanceUid,
                        const std::string& sopInstanceUid) {
   return folder / uidFileName(seriesInstanceUid) / (uidFileName(sopInstanceUid) + ".dcm");
@@ -355,15 +368,7 @@ RetrieveReport retrieveDimse(const DicomNode& node, const RetrieveRequest& reque
     scu.releaseAssociation();
     report.received = move ? scp->received() : getScu->received();
   }
-  for (const InstanceRecord& r : wanted) {
-    const fs::path file = retrievedFile(folder, r.seriesInstanceUid, r.sopInstanceUid);
-    std::error_code ec;
-    if (fs::is_regular_file(file, ec)) {
-      report.files.push_back(file);
-    } else {
-      report.missing.push_back(r.sopInstanceUid);
-    }
-  }
+  noteRetrieved(report, folder, wanted);
   progress.report(1, "retrieved");
   return report;
 }

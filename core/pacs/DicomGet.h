@@ -11,6 +11,7 @@
 
 #include "core/jobs/ProgressSink.h"
 #include "core/pacs/DicomNetwork.h"
+#include "core/pacs/StudyRecords.h"
 
 namespace delineate::core::pacs {
 
@@ -31,6 +32,11 @@ struct RetrieveReport {
 std::filesystem::path retrievedFile(const std::filesystem::path& folder,
                                     const std::string& seriesInstanceUid,
                                     const std::string& sopInstanceUid);
+
+// Lists each wanted instance in report.files when its file is in `folder`, else in
+// report.missing (the end of every retrieve, whichever protocol brought the files).
+void noteRetrieved(RetrieveReport& report, const std::filesystem::path& folder,
+                   const std::vector<InstanceRecord>& wanted);
 
 // Throws Error(Network) naming the node for a refused association or a failed retrieve (with
 // its status), Error(Io) for a folder that cannot be written, CancelledError on Cancel (what
