@@ -89,7 +89,7 @@ int runHang(const Args& args) {
       }
     }
   }
-  const core::mammo::Hanging h = core::mammo::hang(*protocol, views, study);
+  const core::mammo::Hanging h = core::mammo::hang(*protocol, views, study, set.priorRule());
   nlohmann::json out = {{"protocol", protocol->id},
                         {"rows", protocol->rows},
                         {"columns", protocol->columns},

@@ -3,6 +3,8 @@
 #include <QSettings>
 #include <nlohmann/json.hpp>
 
+#include "app/gui/StorageListener.h"
+
 namespace delineate::app {
 
 namespace {
@@ -11,6 +13,7 @@ const QString kNodes = QStringLiteral("pacs/nodes");
 const QString kCalling = QStringLiteral("pacs/callingAeTitle");
 const QString kStoragePort = QStringLiteral("pacs/storagePort");
 const QString kCacheLimit = QStringLiteral("pacs/cacheLimitGb");
+const QString kAlwaysListen = QStringLiteral("pacs/alwaysListen");
 
 }  // namespace
 
@@ -36,6 +39,7 @@ DicomNodeSettings DicomNodeSettings::load() {
   if (limit >= 1) {
     out.cacheLimitGb = limit;
   }
+  out.alwaysListen = s.value(kAlwaysListen, false).toBool();
   return out;
 }
 
@@ -49,12 +53,14 @@ void DicomNodeSettings::save() const {
   s.setValue(kCalling, QString::fromStdString(callingAeTitle));
   s.setValue(kStoragePort, storagePort);
   s.setValue(kCacheLimit, cacheLimitGb);
+  s.setValue(kAlwaysListen, alwaysListen);
 }
 
 core::pacs::DicomNetworkOptions DicomNodeSettings::networkOptions() const {
   core::pacs::DicomNetworkOptions o;
   o.callingAeTitle = callingAeTitle;
   o.movePort = storagePort;
+  o.storageScpAlwaysOn = StorageListener::listensAs(callingAeTitle, storagePort);
   return o;
 }
 

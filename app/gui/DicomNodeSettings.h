@@ -1,7 +1,7 @@
 #pragma once
 // The DICOM nodes (PACS) of Edit > Preferences > DICOM nodes and this workstation's own calling
 // AE title and C-MOVE port, kept in the user's settings ("pacs/nodes" as JSON,
-// "pacs/callingAeTitle", "pacs/storagePort", "pacs/cacheLimitGb").
+// "pacs/callingAeTitle", "pacs/storagePort", "pacs/cacheLimitGb", "pacs/alwaysListen").
 #include <string>
 #include <vector>
 
@@ -14,8 +14,9 @@ namespace delineate::app {
 struct DicomNodeSettings {
   std::vector<core::pacs::DicomNode> nodes;
   std::string callingAeTitle = "DELINEATE";
-  int storagePort = 11112;  // where the Storage SCP listens while a C-MOVE runs
-  int cacheLimitGb = 50;    // the study cache is kept under this by removing the least used
+  int storagePort = 11112;    // where the Storage SCP listens while a C-MOVE runs
+  int cacheLimitGb = 50;      // the study cache is kept under this by removing the least used
+  bool alwaysListen = false;  // the Storage SCP listens at storagePort all the time
 
   static DicomNodeSettings load();  // an unreadable entry is dropped; a bad title: the default
   void save() const;

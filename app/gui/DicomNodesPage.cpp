@@ -1,5 +1,6 @@
 #include "app/gui/DicomNodesPage.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -34,6 +35,8 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
       calling_(new QLineEdit(this)),
       storagePort_(new QSpinBox(this)),
       cacheLimit_(new QSpinBox(this)),
+      alwaysListen_(new QCheckBox(tr("Listen always"), this)),
+      listenerState_(new QLabel(this)),
       add_(new QPushButton(tr("Add"), this)),
       addWeb_(new QPushButton(tr("Add DICOMweb…"), this)),
       remove_(new QPushButton(tr("Remove"), this)),
@@ -76,9 +79,18 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
   storagePort_->setRange(1, 65535);
   storagePort_->setValue(settings_.storagePort);
   storagePort_->setToolTip(
-      tr("Where this workstation listens for the instances a C-MOVE sends, "
-         "only while the retrieve runs"));
+      tr("Where this workstation listens for the instances a C-MOVE sends (only while the "
+         "retrieve runs, unless it listens always)"));
   own->addRow(tr("C-MOVE port"), storagePort_);
+  alwaysListen_->setObjectName(QStringLiteral("alwaysListen"));
+  alwaysListen_->setChecked(settings_.alwaysListen);
+  alwaysListen_->setToolTip(
+      tr("Receive what a PACS or a modality sends to this AE title and port at any time, into "
+         "the study cache"));
+  listenerState_->setObjectName(QStringLiteral("listenerState"));
+  listenerState_->setWordWrap(true);
+  own->addRow(tr("Storage SCP"), alwaysListen_);
+  own->addRow(QString(), listenerState_);
   cacheLimit_->setObjectName(QStringLiteral("cacheLimit"));
   cacheLimit_->setRange(1, 100000);
   cacheLimit_->setSuffix(tr(" GB"));
@@ -141,6 +153,12 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
   connect(storagePort_, &QSpinBox::valueChanged, this, [this](int port) {
     settings_.storagePort = port;
     settings_.save();
+    Q_EMIT listenerChanged();
+  });
+  connect(alwaysListen_, &QCheckBox::toggled, this, [this](bool on) {
+    settings_.alwaysListen = on;
+    settings_.save();
+    Q_EMIT listenerChanged();
   });
   connect(calling_, &QLineEdit::editingFinished, this, [this] {
     const std::string title = calling_->text().trimmed().toStdString();
@@ -150,10 +168,17 @@ DicomNodesPage::DicomNodesPage(QWidget* parent)
       return;
     }
     calling_->setToolTip(QString());
-    settings_.callingAeTitle = title;
-    settings_.save();
+    if (title != settings_.callingAeTitle) {
+      settings_.callingAeTitle = title;
+      settings_.save();
+      Q_EMIT listenerChanged();
+    }
   });
   rebuild();
+}
+
+void DicomNodesPage::setListenerState(const QString& text) {
+  listenerState_->setText(text);
 }
 
 bool DicomNodesPage::busy() const {

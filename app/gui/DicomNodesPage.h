@@ -10,6 +10,8 @@
 
 #include "app/gui/DicomNodeSettings.h"
 
+class QCheckBox;
+class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
@@ -29,6 +31,10 @@ class DicomNodesPage : public QWidget {
   QLineEdit* callingAeEdit() const { return calling_; }
   QSpinBox* storagePortBox() const { return storagePort_; }
   QSpinBox* cacheLimitBox() const { return cacheLimit_; }
+  QCheckBox* alwaysListenBox() const { return alwaysListen_; }
+  QLabel* listenerLabel() const { return listenerState_; }
+  // What the Storage SCP does now ("Listening as DELINEATE on port 11112", a problem).
+  void setListenerState(const QString& text);
   QPushButton* addButton() const { return add_; }
   QPushButton* addWebButton() const { return addWeb_; }
   // Opens the DICOMweb dialog for `row` (a new node when row is -1); applies it when accepted.
@@ -39,6 +45,8 @@ class DicomNodesPage : public QWidget {
 
  Q_SIGNALS:
   void nodesChanged();
+  // "Listen always", the AE title or the port changed (kept already).
+  void listenerChanged();
 
  private:
   void rebuild();
@@ -53,6 +61,8 @@ class DicomNodesPage : public QWidget {
   QLineEdit* calling_;
   QSpinBox* storagePort_;
   QSpinBox* cacheLimit_;
+  QCheckBox* alwaysListen_;
+  QLabel* listenerState_;
   QPushButton* add_;
   QPushButton* addWeb_;
   QPushButton* remove_;

@@ -10,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
 
@@ -36,7 +37,7 @@ class DicomWebNodeDialog : public QDialog {
   QLineEdit* ca_;
   QCheckBox* deidentify_;
   QLabel* problem_;
-  class QDialogButtonBox* buttons_;
+  QDialogButtonBox* buttons_;
 };
 
 }  // namespace delineate::app

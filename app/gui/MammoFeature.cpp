@@ -235,12 +235,13 @@ bool MammoFeature::open(const QStringList& paths, const QString& layoutId) {
     list.emplace_back(p.toStdString());
   }
   const cm::HangingProtocol protocol = *protocols_.find(id.toStdString());
+  const cm::PriorRule rule = protocols_.priorRule();
   struct Result {
     std::vector<std::string> problems;
   };
   jobs_->run<Result>(
       tr("Opening the mammography study"),
-      [this, list, protocol, generation](core::ProgressSink& progress) {
+      [this, list, protocol, rule, generation](core::ProgressSink& progress) {
         core::SubProgress scanning(progress, 0, 0.15);
         cm::MammoStudyFiles files = cm::scanMammoFiles(list, scanning);
         if (files.views.empty()) {
@@ -250,7 +251,7 @@ bool MammoFeature::open(const QStringList& paths, const QString& layoutId) {
           }
           throw core::Error(core::ErrorKind::InvalidInput, list.front().string(), what);
         }
-        const cm::Hanging hanging = cm::hang(protocol, files.views);
+        const cm::Hanging hanging = cm::hang(protocol, files.views, {}, rule);
         const std::vector<std::size_t> wanted = viewsToLoad(files, hanging);
         QMetaObject::invokeMethod(
             this,
@@ -353,6 +354,25 @@ void MammoFeature::close() {
   hiddenForReading_.clear();
 }
 
+QString MammoFeature::priorLayout() const {
+  const auto showsPrior = [](const cm::HangingProtocol* p) {
+    return p != nullptr && std::any_of(p->viewports.begin(), p->viewports.end(), [](const auto& v) {
+             return v.study == cm::StudyChoice::Prior;
+           });
+  };
+  for (const std::string& id : protocols_.sequence) {
+    if (showsPrior(protocols_.find(id))) {
+      return QString::fromStdString(id);
+    }
+  }
+  for (const cm::HangingProtocol& p : protocols_.protocols) {
+    if (showsPrior(&p)) {
+      return QString::fromStdString(p.id);
+    }
+  }
+  return {};
+}
+
 bool MammoFeature::setLayout(const QString& id) {
   if (protocols_.find(id.toStdString()) == nullptr) {
     return false;
@@ -397,7 +417,7 @@ bool MammoFeature::settled() const {
 void MammoFeature::applyHanging() {
   const cm::HangingProtocol& protocol = *protocols_.find(layoutId_.toStdString());
   const std::string current = hanging_.currentStudy;
-  hanging_ = cm::hang(protocol, files_.views, current);
+  hanging_ = cm::hang(protocol, files_.views, current, protocols_.priorRule());
   std::vector<cm::ChestWall> walls;
   for (const auto& v : hanging_.viewports) {
     walls.push_back(v.chestWall);

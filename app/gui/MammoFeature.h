@@ -68,6 +68,9 @@ class MammoFeature : public QObject {
   QString layoutId() const { return layoutId_; }
   void stepLayout(int delta);
   const core::mammo::HangingProtocolSet& protocols() const { return protocols_; }
+  // The first protocol of the reading sequence (else of the set) that shows a prior: where a
+  // study opened with its priors is hung. Empty when none does.
+  QString priorLayout() const;
   const core::mammo::MammoStudyFiles& files() const { return files_; }
   const core::mammo::Hanging& hanging() const { return hanging_; }
   // The loaded image of a view (index into files().views), nullptr while it loads.

@@ -9,15 +9,32 @@
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/PreferencesDialog.h"
+#include "app/gui/PriorFetcher.h"
 #include "app/gui/SendToPacsDialog.h"
+#include "app/gui/StorageListener.h"
 #include "app/gui/StudyBrowserDialog.h"
 
 namespace delineate::app {
 
 PacsFeature::PacsFeature(QWidget* window, CommandRegistry* commands, EditingFeature* editing)
-    : QObject(window), window_(window), commands_(commands), editing_(editing) {
+    : QObject(window),
+      window_(window),
+      commands_(commands),
+      editing_(editing),
+      listener_(new StorageListener(StudyBrowserDialog::studyFolder(), this)) {
+  connect(listener_, &StorageListener::stateChanged, this, &PacsFeature::showListenerState);
+  connect(listener_, &StorageListener::receivedMore, this, [this](std::size_t total) {
+    Q_EMIT statusMessage(
+        tr("%n instance(s) received into the study cache (File > Query PACS…, "
+           "This computer).",
+           nullptr, int(total)));
+  });
+  // Once the window listens to statusMessage, so that a port in use is said.
+  QMetaObject::invokeMethod(listener_, &StorageListener::apply, Qt::QueuedConnection);
   editing_->addPreferencesPage(tr("DICOM nodes"), [this] {
     page_ = new DicomNodesPage;
+    connect(page_, &DicomNodesPage::listenerChanged, listener_, &StorageListener::apply);
+    showListenerState();
     connect(page_, &DicomNodesPage::nodesChanged, this, [this] {
       if (dialog_ != nullptr) {
         dialog_->refresh();
@@ -34,6 +51,9 @@ PacsFeature::PacsFeature(QWidget* window, CommandRegistry* commands, EditingFeat
           &QAction::triggered, this, &PacsFeature::showStudyBrowser);
   connect(commands_->add(QStringLiteral("file.sendToPacs"), tr("Send to &PACS…")),
           &QAction::triggered, this, &PacsFeature::showDialog);
+  connect(commands_->add(QStringLiteral("file.earlierStudies"),
+                         tr("&Earlier studies of this patient…")),
+          &QAction::triggered, this, &PacsFeature::showEarlierStudies);
 }
 
 PacsFeature::~PacsFeature() {
@@ -43,6 +63,7 @@ PacsFeature::~PacsFeature() {
 
 void PacsFeature::populateFileMenu(QMenu* menu) {
   menu->addAction(commands_->action(QStringLiteral("file.queryPacs")));
+  menu->addAction(commands_->action(QStringLiteral("file.earlierStudies")));
   menu->addAction(commands_->action(QStringLiteral("file.sendToPacs")));
 }
 
@@ -52,6 +73,19 @@ SendToPacsDialog* PacsFeature::dialog() {
     connect(dialog_, &SendToPacsDialog::nodesWanted, this, &PacsFeature::showNodesPage);
   }
   return dialog_;
+}
+
+void PacsFeature::showListenerState() {
+  const QString text =
+      listener_->listening() ? tr("Listening now, for anything sent to this AE title and port.")
+      : listener_->problem().isEmpty() ? tr("Listening only while a C-MOVE runs.")
+                                       : tr("Not listening: %1").arg(listener_->problem());
+  if (page_ != nullptr) {
+    page_->setListenerState(text);
+  }
+  if (!listener_->problem().isEmpty()) {
+    Q_EMIT statusMessage(text);
+  }
 }
 
 void PacsFeature::showNodesPage() {
@@ -65,15 +99,55 @@ StudyBrowserDialog* PacsFeature::studyBrowser() {
   if (browser_ == nullptr) {
     browser_ = new StudyBrowserDialog(window_);
     connect(browser_, &StudyBrowserDialog::nodesWanted, this, &PacsFeature::showNodesPage);
-    // The first series opens as soon as it is complete; the others keep coming.
+    // The first series opens as soon as it is complete; the others keep coming. A mammography
+    // study opens whole, then with its priors.
     connect(browser_, &StudyBrowserDialog::seriesRetrieved, this,
             [this](const QString& folder, bool first) {
-              if (first) {
+              if (first && !browser_->retrievingMammography()) {
                 Q_EMIT openRequested(folder);
               }
             });
+    connect(browser_, &StudyBrowserDialog::studyRetrieved, this, &PacsFeature::readMammography);
+    PriorFetcher* priors = browser_->priors();
+    connect(priors, &PriorFetcher::priorsReady, this,
+            [this](const QString& uid, const QStringList& folders, const QString& message) {
+              browser_->appendStatus(message);
+              Q_EMIT statusMessage(message);
+              if (uid == mammographyUid_ && !folders.isEmpty()) {
+                Q_EMIT mammographyRequested(QStringList{mammographyFolder_} + folders, true);
+              }
+            });
+    connect(priors, &PriorFetcher::failed, this, [this](const QString& message) {
+      browser_->appendStatus(message);
+      Q_EMIT statusMessage(message);
+    });
   }
   return browser_;
+}
+
+void PacsFeature::readMammography(const RetrievedStudy& study) {
+  if (!study.mammography) {
+    return;
+  }
+  mammographyFolder_ = study.folder;
+  mammographyUid_ = QString::fromStdString(study.study.studyInstanceUid);
+  Q_EMIT mammographyRequested({study.folder}, false);
+  browser_->priors()->fetch(study.node, study.access, study.study,
+                            priorRule_ ? priorRule_() : core::mammo::PriorRule{});
+}
+
+bool PacsFeature::showEarlierStudies() {
+  const auto current = currentStudy_ ? currentStudy_() : std::nullopt;
+  if (!current || current->patientId.empty()) {
+    Q_EMIT statusMessage(tr("Earlier studies: open a DICOM study with a patient ID first."));
+    return false;
+  }
+  StudyBrowserDialog* d = studyBrowser();
+  d->refresh();
+  d->show();
+  d->raise();
+  d->searchEarlier(*current);
+  return true;
 }
 
 void PacsFeature::showStudyBrowser() {

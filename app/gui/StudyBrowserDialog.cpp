@@ -16,7 +16,10 @@
 #include "app/gui/DicomWebSecrets.h"
 #include "app/gui/JobProgressWidget.h"
 #include "app/gui/JobRunner.h"
+#include "app/gui/PriorFetcher.h"
 #include "core/dicomweb/PacsService.h"
+#include "core/mammo/PriorRule.h"
+#include "core/pacs/EarlierStudies.h"
 #include "core/pacs/StudyCache.h"
 
 namespace delineate::app {
@@ -86,7 +89,8 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent)
       status_(new QLabel(this)),
       queries_(new JobRunner(this)),
       retrieves_(new JobRunner(this)),
-      cacheJobs_(new JobRunner(this)) {
+      cacheJobs_(new JobRunner(this)),
+      priors_(new PriorFetcher(studyFolder(), this)) {
   setObjectName(QStringLiteral("studyBrowser"));
   setWindowTitle(tr("Query PACS"));
   nodes_->setObjectName(QStringLiteral("pacsQueryNode"));
@@ -121,6 +125,7 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent)
   searchRow->addWidget(search_);
   auto* retrieveRow = new QHBoxLayout;
   retrieveRow->addWidget(new JobProgressWidget(retrieves_, this), 1);
+  retrieveRow->addWidget(new JobProgressWidget(priors_->jobs(), this), 1);
   retrieveRow->addStretch();
   retrieveRow->addWidget(retrieve_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -349,6 +354,9 @@ void StudyBrowserDialog::retrieve() {
   }
   Retrieval r;
   r.node = *node;
+  r.study = *study;
+  r.mammography = pacs::isMammographyStudy(*study, seriesRecords_);
+  mammography_ = r.mammography;
   r.studyUid = study->studyInstanceUid;
   for (const pacs::SeriesRecord& s : seriesRecords_) {
     r.seriesUids.push_back(s.seriesInstanceUid);
@@ -370,9 +378,11 @@ void StudyBrowserDialog::retrieveNext() {
     }
     setStatus(text);
     keepCacheUnderLimit(r.studyUid);
+    mammography_ = false;
+    const RetrievedStudy done{studyDir, r.study, r.node, r.access, r.mammography};
     retrieval_.reset();
     updateButtons();
-    Q_EMIT studyRetrieved(studyDir);
+    Q_EMIT studyRetrieved(done);
     return;
   }
   const std::size_t index = r.next;
@@ -387,6 +397,7 @@ void StudyBrowserDialog::retrieveSeries(std::size_t index, const QString& studyD
     return;
   }
   Retrieval& r = *retrieval_;
+  r.access = access;
   retrieves_->run<pacs::RetrieveReport>(
       tr("Retrieving series %1 of %2").arg(index + 1).arg(r.seriesUids.size()),
       [node = r.node, request = pacs::RetrieveRequest{r.studyUid, r.seriesUids[index]},
@@ -423,17 +434,36 @@ void StudyBrowserDialog::setStatus(const QString& text) {
   status_->setText(text);
 }
 
+void StudyBrowserDialog::appendStatus(const QString& text) {
+  setStatus(status_->text().isEmpty() ? text : status_->text() + QLatin1Char('\n') + text);
+}
+
+void StudyBrowserDialog::searchEarlier(const pacs::StudyRecord& current) {
+  const std::string modality = current.modalities.empty() ? std::string() : current.modalities[0];
+  patient_->clear();
+  accession_->clear();
+  patientId_->setText(fromStdText(current.patientId));
+  const int m = modality_->findData(fromStdText(modality));
+  modality_->setCurrentIndex(std::max(m, 0));
+  // Any earlier day: the window of a rule without limits.
+  date_->setText(
+      fromStdText(core::mammo::PriorRule{modality, 0, 0, 1}.dateRange(current.studyDate)));
+  search();
+}
+
 void StudyBrowserDialog::openFromCache(const pacs::StudyRecord& study) {
   const pacs::StudyCache cache(studyFolder().toStdString());
   cache.touch(study.studyInstanceUid);
   const QString studyDir =
       QString::fromStdString(cache.studyFolder(study.studyInstanceUid).string());
+  mammography_ = pacs::isMammographyStudy(study, seriesRecords_);
   for (std::size_t i = 0; i < seriesRecords_.size(); ++i) {
     Q_EMIT seriesRetrieved(
         QDir(studyDir).filePath(fromStdText(seriesRecords_[i].seriesInstanceUid)), i == 0);
   }
   setStatus(tr("Opened from the study cache (%1), nothing fetched.").arg(studyDir));
-  Q_EMIT studyRetrieved(studyDir);
+  Q_EMIT studyRetrieved({studyDir, study, std::nullopt, {}, mammography_});
+  mammography_ = false;
 }
 
 void StudyBrowserDialog::keepCacheUnderLimit(const std::string& inUse) {
@@ -447,10 +477,10 @@ void StudyBrowserDialog::keepCacheUnderLimit(const std::string& inUse) {
       },
       [this](std::vector<std::string> removed) {
         if (!removed.empty()) {
-          setStatus(statusLabel()->text() + QLatin1Char('\n') +
-                    tr("%n study(ies) used longest ago removed from the study cache to keep it "
-                       "under its limit.",
-                       nullptr, int(removed.size())));
+          appendStatus(
+              tr("%n study(ies) used longest ago removed from the study cache to keep it "
+                 "under its limit.",
+                 nullptr, int(removed.size())));
         }
       },
       [](const QString&, bool) {});

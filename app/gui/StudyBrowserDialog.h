@@ -20,8 +20,18 @@ class QTableWidget;
 
 namespace delineate::app {
 
+// A study the browser has complete in the study cache.
+struct RetrievedStudy {
+  QString folder;
+  core::pacs::StudyRecord study;
+  std::optional<core::pacs::DicomNode> node;  // where it came from; nullopt: the cache
+  core::pacs::PacsAccess access;              // how that node was reached
+  bool mammography = false;                   // isMammographyStudy
+};
+
 class JobProgressWidget;
 class JobRunner;
+class PriorFetcher;
 
 class StudyBrowserDialog : public QDialog {
   Q_OBJECT
@@ -51,12 +61,23 @@ class StudyBrowserDialog : public QDialog {
   JobRunner* queries() const { return queries_; }
   JobRunner* retrieves() const { return retrieves_; }
   JobRunner* cacheJobs() const { return cacheJobs_; }
+  // True while the study retrieved (or opened from the cache) is a mammography study: it opens
+  // whole, when complete, with its priors, not series by series.
+  bool retrievingMammography() const { return mammography_; }
+  // Shows `text` in the status line (the prior fetch reports there too); appendStatus adds a line.
+  void setStatus(const QString& text);
+  void appendStatus(const QString& text);
+  // Fetches a mammography study's priors (its progress shows beside the retrieve's).
+  PriorFetcher* priors() const { return priors_; }
+  // Searches the chosen node for the patient's studies of `current`'s first modality dated
+  // before it (the fields filled in as a user would).
+  void searchEarlier(const core::pacs::StudyRecord& current);
 
  Q_SIGNALS:
   // A series of the study is complete in `folder`; `first`: the first of this retrieve.
   void seriesRetrieved(const QString& folder, bool first);
   // Every series of the study is complete (or failed: the status says which).
-  void studyRetrieved(const QString& folder);
+  void studyRetrieved(const RetrievedStudy& study);
   void nodesWanted();
 
  private:
@@ -75,7 +96,6 @@ class StudyBrowserDialog : public QDialog {
   // shown in the status line instead).
   void withAccess(const core::pacs::DicomNode& node,
                   std::function<void(core::pacs::PacsAccess)> then);
-  void setStatus(const QString& text);
   void updateButtons();
 
   DicomNodeSettings settings_;
@@ -93,11 +113,15 @@ class StudyBrowserDialog : public QDialog {
   JobRunner* queries_;
   JobRunner* retrieves_;
   JobRunner* cacheJobs_;
+  PriorFetcher* priors_;
   std::vector<core::pacs::StudyRecord> studyRecords_;
   std::vector<core::pacs::SeriesRecord> seriesRecords_;
   // The retrieve under way: its node, study, series still to come, and what arrived.
   struct Retrieval {
     core::pacs::DicomNode node;
+    core::pacs::StudyRecord study;
+    core::pacs::PacsAccess access;
+    bool mammography = false;
     std::string studyUid;
     std::vector<std::string> seriesUids;
     std::size_t next = 0;
@@ -106,6 +130,7 @@ class StudyBrowserDialog : public QDialog {
     QStringList problems;
   };
   std::optional<Retrieval> retrieval_;
+  bool mammography_ = false;
 };
 
 }  // namespace delineate::app

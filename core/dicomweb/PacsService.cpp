@@ -2,6 +2,7 @@
 
 #include "core/dicomweb/DicomWebClient.h"
 #include "core/pacs/DicomFind.h"
+#include "core/pacs/EarlierStudies.h"
 
 namespace delineate::core::pacs {
 
@@ -48,6 +49,17 @@ std::vector<InstanceRecord> queryInstances(const DicomNode& node, const std::str
                    [&](DicomWebClient& c) { return c.findInstances(study, series, progress); });
   }
   return findInstances(node, study, series, access.dimse, progress);
+}
+
+std::vector<StudyRecord> findEarlierStudies(const DicomNode& node, const StudyRecord& current,
+                                            const std::string& modality,
+                                            const std::string& dateRange, const PacsAccess& access,
+                                            ProgressSink& progress) {
+  const auto query = earlierStudiesQuery(current, modality, dateRange);
+  if (!query) {
+    return {};
+  }
+  return earlierStudies(current, *query, queryStudies(node, *query, access, progress));
 }
 
 RetrieveReport retrieveStudy(const DicomNode& node, const RetrieveRequest& request,

@@ -30,6 +30,13 @@ std::vector<InstanceRecord> queryInstances(const DicomNode& node,
                                            const std::string& seriesInstanceUid,
                                            const PacsAccess& access, ProgressSink& progress);
 
+// `current`'s earlier studies on the node (EarlierStudies.h), latest first; none when it has no
+// patient ID.
+std::vector<StudyRecord> findEarlierStudies(const DicomNode& node, const StudyRecord& current,
+                                            const std::string& modality,
+                                            const std::string& dateRange, const PacsAccess& access,
+                                            ProgressSink& progress);
+
 RetrieveReport retrieveStudy(const DicomNode& node, const RetrieveRequest& request,
                              const std::filesystem::path& folder, const PacsAccess& access,
                              ProgressSink& progress);

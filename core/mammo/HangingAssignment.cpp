@@ -31,7 +31,7 @@ std::vector<std::pair<std::string, std::string>> studiesByDate(
 }  // namespace
 
 Hanging hang(const HangingProtocol& protocol, const std::vector<MammoView>& views,
-             const std::string& currentStudyUid) {
+             const std::string& currentStudyUid, const PriorRule& rule) {
   Hanging h;
   const auto studies = studiesByDate(views);
   h.currentStudy = !currentStudyUid.empty() ? currentStudyUid
@@ -43,11 +43,19 @@ Hanging hang(const HangingProtocol& protocol, const std::vector<MammoView>& view
       currentDate = date;
     }
   }
-  for (const auto& [uid, date] : studies) {
-    // The latest study before the current one (a second study of the same day is no prior).
-    if (uid != h.currentStudy && (currentDate.empty() ? true : date < currentDate)) {
-      h.priorStudy = uid;
-      break;
+  const auto priors = choosePriors(rule, h.currentStudy, currentDate, studies);
+  if (!priors.empty()) {
+    h.priorStudy = priors.front();
+  } else {
+    for (const auto& [uid, date] : studies) {
+      // Outside the rule's window: the latest earlier study (a second study of the same day is
+      // no prior), said.
+      if (uid != h.currentStudy && (currentDate.empty() || date < currentDate)) {
+        h.priorStudy = uid;
+        h.notes.push_back("no earlier study " + rule.describe() + ": the prior shown is of " +
+                          (date.empty() ? std::string("an unknown date") : date));
+        break;
+      }
     }
   }
 

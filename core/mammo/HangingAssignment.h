@@ -28,7 +28,9 @@ struct Hanging {
   std::vector<std::string> notes;  // for the user, e.g. "R MLO (current) is missing"
 };
 
+// The prior is chosen by `rule` (the protocol set's); when no earlier study is in its window,
+// the latest earlier one is hung, with a note saying so.
 Hanging hang(const HangingProtocol& protocol, const std::vector<MammoView>& views,
-             const std::string& currentStudyUid = {});
+             const std::string& currentStudyUid = {}, const PriorRule& rule = {});
 
 }  // namespace delineate::core::mammo

@@ -159,6 +159,40 @@ HangingProtocol protocolFrom(const json& j, Context& c, int index) {
   return p;
 }
 
+PriorRule priorRuleFrom(const json& j, const Context& c) {
+  if (!j.is_object()) {
+    c.failAt("prior", j, "\"prior\" must be an object");
+  }
+  PriorRule rule;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "modality") {
+      if (!value.is_string() || value.get<std::string>().empty()) {
+        c.failAt(key, value, "\"modality\" must be a modality such as \"MG\"");
+      }
+      rule.modality = value.get<std::string>();
+      continue;
+    }
+    int* field = key == "minMonthsEarlier"   ? &rule.minMonthsEarlier
+                 : key == "maxMonthsEarlier" ? &rule.maxMonthsEarlier
+                 : key == "fetch"            ? &rule.fetch
+                                             : nullptr;
+    if (field == nullptr) {
+      c.failAt(key, value,
+               "unknown prior field \"" + key +
+                   "\" (expected modality, minMonthsEarlier, maxMonthsEarlier or fetch)");
+    }
+    if (!value.is_number_integer() || value.get<int>() < 0 || value.get<int>() > 1200) {
+      c.failAt(key, value, "\"" + key + "\" must be a whole number from 0 to 1200");
+    }
+    *field = value.get<int>();
+  }
+  if (rule.maxMonthsEarlier > 0 && rule.maxMonthsEarlier < rule.minMonthsEarlier) {
+    c.failAt("maxMonthsEarlier", rule.maxMonthsEarlier,
+             "\"maxMonthsEarlier\" is less than \"minMonthsEarlier\"");
+  }
+  return rule;
+}
+
 }  // namespace
 
 const HangingProtocol* HangingProtocolSet::find(std::string_view id) const {
@@ -182,6 +216,9 @@ void HangingProtocolSet::merge(const HangingProtocolSet& other) {
   }
   if (!other.sequence.empty()) {
     sequence = other.sequence;
+  }
+  if (other.prior) {
+    prior = other.prior;
   }
 }
 
@@ -230,6 +267,9 @@ HangingProtocolSet parse(std::string_view text, const std::string& source,
       }
       set.sequence.push_back(name);
     }
+  }
+  if (j.contains("prior")) {
+    set.prior = priorRuleFrom(j["prior"], c);
   }
   return set;
 }

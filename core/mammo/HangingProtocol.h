@@ -13,16 +13,19 @@
 //        {"laterality": "L", "view": "CC",  "chestWall": "left"},
 //        {"laterality": "R", "view": "MLO", "chestWall": "right"},
 //        {"laterality": "L", "view": "MLO", "chestWall": "left"}]}],
-//    "sequence": ["mammo-4up", "mammo-2up-cc", ...]}
+//    "sequence": ["mammo-4up", "mammo-2up-cc", ...],
+//    "prior": {"minMonthsEarlier": 9, "maxMonthsEarlier": 60, "fetch": 1}}
 //
-// Viewports fill the grid row by row. "study" is "current" (default) or "prior" (the most recent
-// earlier study of the same patient).
+// Viewports fill the grid row by row. "study" is "current" (default) or "prior": the latest
+// earlier study of the same patient that the set's prior rule admits (PriorRule.h).
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/mammo/MammoView.h"
+#include "core/mammo/PriorRule.h"
 
 namespace delineate::core::mammo {
 
@@ -47,9 +50,13 @@ struct HangingProtocol {
 struct HangingProtocolSet {
   std::vector<HangingProtocol> protocols;
   std::vector<std::string> sequence;  // ids, in reading order (keyboard stepping)
+  std::optional<PriorRule> prior;     // as the file gives it; priorRule() has the default
+
+  PriorRule priorRule() const { return prior.value_or(PriorRule{}); }
 
   const HangingProtocol* find(std::string_view id) const;
-  // Adds `other`'s protocols (replacing ours of the same id) and, when it has one, its sequence.
+  // Adds `other`'s protocols (replacing ours of the same id) and, when it has them, its sequence
+  // and prior rule.
   void merge(const HangingProtocolSet& other);
 };
 

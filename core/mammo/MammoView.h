@@ -21,6 +21,7 @@ struct MammoView {
   bool magnification = false;  // magnification (view modifier)
   bool forProcessing = false;  // Presentation Intent Type FOR PROCESSING: not for display
   std::string studyUid;
+  std::string patientId;        // for asking a PACS for the patient's earlier studies
   std::string studyDate;        // YYYYMMDD
   std::string acquisitionTime;  // for choosing among duplicates: the latest wins
 };

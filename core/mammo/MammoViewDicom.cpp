@@ -15,6 +15,7 @@ MammoView mammoViewOf(const DicomFileHeader& header, const std::string& id) {
   v.magnification = header.magnification;
   v.forProcessing = header.presentationIntent == "FOR PROCESSING";
   v.studyUid = header.studyInstanceUid;
+  v.patientId = header.patientId;
   v.studyDate = header.studyDate;
   v.acquisitionTime = header.acquisitionTime;
   return v;

@@ -6,6 +6,7 @@
 #include <dcmtk/dcmdata/dcuid.h>
 #include <dcmtk/dcmnet/scu.h>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <system_error>
@@ -26,19 +27,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kPartial = ".partial";
-
-// A UID as a file name: UIDs are digits and dots; anything else a node sends is replaced, so an
-// answer can never name a path outside the folder.
-std::string uidFileName(const std::string& uid) {
-  std::string out;
-  for (char c : uid) {
-    out += (c >= '0' && c <= '9') || c == '.' ? c : '_';
-  }
-  if (out.empty() || out == "." || out == "..") {
-    out = "unknown";
-  }
-  return out;
-}
 
 class GetScu : public DcmSCU {
  public:
@@ -158,7 +146,11 @@ class MoveScu : public DcmSCU {
     if (response != nullptr && !DICOM_PENDING_STATUS(response->m_status)) {
       finalStatus_ = response->m_status;
     }
-    const std::size_t received = scp_->received();
+    // Counted by our own listener, or (one that is always on) by the node's answers.
+    const std::size_t received = scp_ != nullptr ? scp_->received()
+                                 : response != nullptr
+                                     ? std::size_t(response->m_numberOfCompletedSubops)
+                                     : 0;
     progress_.report(expected_ ? 0.1 + 0.9 * double(received) / double(expected_) : 0.5,
                      "received " + std::to_string(received) +
                          (expected_ ? " of " + std::to_string(expected_) : std::string()));
@@ -177,7 +169,7 @@ class MoveScu : public DcmSCU {
   Uint16 finalStatus_ = 0;
 };
 
-Uint16 sendMove(MoveScu& scu, const StorageScp& scp, const DicomNode& node,
+Uint16 sendMove(MoveScu& scu, const StorageScp* scp, const DicomNode& node,
                 const DicomNetworkOptions& options, T_ASC_PresentationContextID id,
                 DcmDataset& keys) {
   OFList<RetrieveResponse*> responses;
@@ -189,9 +181,9 @@ Uint16 sendMove(MoveScu& scu, const StorageScp& scp, const DicomNode& node,
     scu.abortAssociation();
     throw CancelledError();
   }
-  if (!scp.writeProblem().empty()) {
+  if (scp != nullptr && !scp->writeProblem().empty()) {
     scu.abortAssociation();
-    throw Error(ErrorKind::Io, scp.writeProblem(), "could not write a retrieved instance");
+    throw Error(ErrorKind::Io, scp->writeProblem(), "could not write a retrieved instance");
   }
   if (c.bad()) {
     scu.abortAssociation();
@@ -232,6 +224,17 @@ void noteRetrieved(RetrieveReport& report, const fs::path& folder,
       report.missing.push_back(r.sopInstanceUid);
     }
   }
+}
+
+std::string uidFileName(const std::string& uid) {
+  std::string out;
+  for (char c : uid) {
+    out += (c >= '0' && c <= '9') || c == '.' ? c : '_';
+  }
+  if (out.empty() || out == "." || out == "..") {
+    out = "unknown";
+  }
+  return out;
 }
 
 fs::path retrievedFile(const fs::path& folder, const std::string& seriesInstanceUid,
@@ -301,7 +304,9 @@ RetrieveReport retrieveDimse(const DicomNode& node, const RetrieveRequest& reque
     std::unique_ptr<GetScu> getScu;
     std::unique_ptr<MoveScu> moveScu;
     if (move) {
-      scp = std::make_unique<StorageScp>(options.callingAeTitle, options.movePort, folder);
+      if (!options.storageScpAlwaysOn) {
+        scp = std::make_unique<StorageScp>(options.callingAeTitle, options.movePort, folder);
+      }
       moveScu = std::make_unique<MoveScu>(progress, scp.get(), lacking.size());
     } else {
       getScu = std::make_unique<GetScu>(folder, progress, lacking.size());
@@ -346,7 +351,7 @@ RetrieveReport retrieveDimse(const DicomNode& node, const RetrieveRequest& reque
       }
     }
     for (DcmDataset& keys : requests) {
-      const Uint16 status = move ? sendMove(*moveScu, *scp, node, options, id, keys)
+      const Uint16 status = move ? sendMove(*moveScu, scp.get(), node, options, id, keys)
                                  : sendGet(*getScu, node, id, keys);
       // B000 (some sub-operations failed) is judged below, instance by instance.
       if (status != STATUS_Success &&
@@ -366,7 +371,17 @@ RetrieveReport retrieveDimse(const DicomNode& node, const RetrieveRequest& reque
       }
     }
     scu.releaseAssociation();
-    report.received = move ? scp->received() : getScu->received();
+    if (!move) {
+      report.received = getScu->received();
+    } else if (scp) {
+      report.received = scp->received();
+    } else {  // the listener that is always on wrote them: what is here now
+      report.received = std::size_t(std::count_if(lacking.begin(), lacking.end(), [&](auto* r) {
+        std::error_code ec;
+        return fs::is_regular_file(retrievedFile(folder, r->seriesInstanceUid, r->sopInstanceUid),
+                                   ec);
+      }));
+    }
   }
   noteRetrieved(report, folder, wanted);
   progress.report(1, "retrieved");

@@ -28,6 +28,10 @@ struct RetrieveReport {
   nlohmann::json toJson() const;
 };
 
+// A UID as a file or folder name: UIDs are digits and dots; anything else a node sends is
+// replaced, so an answer can never name a path outside the folder.
+std::string uidFileName(const std::string& uid);
+
 // The instance's file in `folder` (whether or not it exists).
 std::filesystem::path retrievedFile(const std::filesystem::path& folder,
                                     const std::string& seriesInstanceUid,

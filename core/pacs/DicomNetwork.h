@@ -19,6 +19,9 @@ struct DicomNetworkOptions {
   std::chrono::seconds connectTimeout{10};
   std::chrono::seconds responseTimeout{60};  // ACSE and DIMSE answers
   int movePort = 11112;  // C-MOVE: where our Storage SCP listens while a move runs
+  // Our Storage SCP listens always (at movePort, writing into the study cache by study): a move
+  // into a study folder of that cache uses it instead of opening the port itself.
+  bool storageScpAlwaysOn = false;
 };
 
 // C-ECHO; returns the round trip in milliseconds. Throws Error(Network) naming the node.

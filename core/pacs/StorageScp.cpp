@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 class StorageScp::Impl : public DcmSCP {
  public:
-  explicit Impl(fs::path folder) : folder_(std::move(folder)) {}
+  Impl(fs::path folder, bool byStudy) : folder_(std::move(folder)), byStudy_(byStudy) {}
 
   std::atomic<bool> stop{false};
   std::atomic<std::size_t> received{0};
@@ -46,13 +46,15 @@ class StorageScp::Impl : public DcmSCP {
     }
     Uint16 status = STATUS_Success;
     DcmFileFormat header;
-    OFString series;
+    OFString study, series;
     if (header
             .loadFile(partial.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength, ERM_autoDetect)
             .good()) {
+      header.getDataset()->findAndGetOFString(DCM_StudyInstanceUID, study);
       header.getDataset()->findAndGetOFString(DCM_SeriesInstanceUID, series);
     }
-    const fs::path file = retrievedFile(folder_, series.c_str(), rq.AffectedSOPInstanceUID);
+    const fs::path file = retrievedFile(byStudy_ ? folder_ / uidFileName(study.c_str()) : folder_,
+                                        series.c_str(), rq.AffectedSOPInstanceUID);
     fs::create_directories(file.parent_path(), ec);
     if (!ec) {
       fs::rename(partial, file, ec);
@@ -75,12 +77,13 @@ class StorageScp::Impl : public DcmSCP {
 
  private:
   fs::path folder_;
+  bool byStudy_;
 };
 
-StorageScp::StorageScp(const std::string& aeTitle, int port, fs::path folder)
-    : impl_(std::make_unique<Impl>(std::move(folder))) {
+StorageScp::StorageScp(const std::string& aeTitle, int port, fs::path folder, Layout layout)
+    : impl_(std::make_unique<Impl>(std::move(folder), layout == Layout::StudySeries)) {
   ensureDicomCodecs();
-  const std::string where = "port " + std::to_string(port) + " (C-MOVE destination)";
+  const std::string where = "port " + std::to_string(port) + " (Storage SCP)";
   if (port < 1 || port > 65535) {
     throw Error(ErrorKind::InvalidInput, where, "not a port between 1 and 65535");
   }

@@ -1,8 +1,10 @@
 #pragma once
-// This workstation's Storage SCP for C-MOVE: listens on a port only while a move runs, takes the
-// instances the node sends (any of receivableStorageClasses(), in the syntax they come) and
-// writes each as FOLDER/<Series Instance UID>/<SOP Instance UID>.dcm, under a `.partial` name
-// first, straight from the network to the file (no copy of the instance in memory).
+// This workstation's Storage SCP: takes the instances a node sends (any of
+// receivableStorageClasses(), in the syntax they come) and writes each as
+// FOLDER/<Series Instance UID>/<SOP Instance UID>.dcm (a C-MOVE's study folder) or, by study,
+// FOLDER/<Study Instance UID>/<Series…>/<SOP…>.dcm (the study cache, for a listener that is always
+// on), under a `.partial` name first, straight from the network to the file (no copy of the
+// instance in memory).
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -17,7 +19,9 @@ class StorageScp {
  public:
   // Opens the port (throws Error(Network) naming it when it is taken or not allowed) and starts
   // accepting associations called `aeTitle` on a thread of its own.
-  StorageScp(const std::string& aeTitle, int port, std::filesystem::path folder);
+  enum class Layout { Series, StudySeries };
+  StorageScp(const std::string& aeTitle, int port, std::filesystem::path folder,
+             Layout layout = Layout::Series);
   // Stops listening and joins the thread (within about a second).
   ~StorageScp();
   StorageScp(const StorageScp&) = delete;

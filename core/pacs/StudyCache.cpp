@@ -9,6 +9,7 @@
 #include <map>
 
 #include "core/io/DicomCodecs.h"
+#include "core/pacs/DicomGet.h"
 
 namespace delineate::core::pacs {
 
@@ -51,11 +52,7 @@ std::string text(DcmDataset& d, const DcmTagKey& tag) {
 }  // namespace
 
 fs::path StudyCache::studyFolder(const std::string& studyInstanceUid) const {
-  std::string name;
-  for (char c : studyInstanceUid) {  // a UID as a folder name, as the retrieves write it
-    name += (c >= '0' && c <= '9') || c == '.' ? c : '_';
-  }
-  return root_ / (name.empty() || name == "." || name == ".." ? "unknown" : name);
+  return root_ / uidFileName(studyInstanceUid);  // as the retrieves write it
 }
 
 std::vector<CachedStudy> StudyCache::studies() const {

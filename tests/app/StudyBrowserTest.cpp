@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
@@ -23,6 +24,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/PacsFeature.h"
+#include "app/gui/StorageListener.h"
 #include "app/gui/StudyBrowserDialog.h"
 #include "core/dicomweb/PacsService.h"
 #include "core/io/DicomSeriesWriter.h"
@@ -292,4 +294,93 @@ TEST_F(StudyBrowserTest, ANodeMarkedCMoveRetrievesThroughTheStorageScp) {
   QDir(QDir(app::StudyBrowserDialog::studyFolder())
            .filePath(QStringLiteral("1.2.826.0.1.3680043.10.1447.79.1")))
       .removeRecursively();
+}
+
+// "Listen always": the Storage SCP takes what is sent to it at any time into the study cache,
+// and a C-MOVE retrieve then goes through it (the port is not opened twice).
+TEST_F(StudyBrowserTest, AStorageScpListeningAlwaysReceivesIntoTheCacheAndServesMoves) {
+  if (!test::OrthancServer::installed()) {
+    GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
+  }
+  test::ForgetPacsNodes forget;
+  test::OrthancOptions options;
+  options.callerPort = core::net::freeLocalPort();
+  test::OrthancServer pacs(dir_ / "pacs", options);
+  ASSERT_TRUE(pacs.running());
+  const QDir cache(app::StudyBrowserDialog::studyFolder());
+  const QString pushedUid = QStringLiteral("1.2.826.0.1.3680043.10.1447.81.1");
+  const QString movedUid = QStringLiteral("1.2.826.0.1.3680043.10.1447.82.1");
+  for (const QString& uid : {pushedUid, movedUid}) {
+    QDir(cache.filePath(uid)).removeRecursively();
+  }
+  const auto write = [&](const char* name, const QString& uid) {
+    core::NullProgress quiet;
+    core::DicomWriteOptions w;
+    w.attributes = {{"PatientName", name},
+                    {"Modality", "CT"},
+                    {"StudyInstanceUID", uid.toStdString()},
+                    {"SeriesInstanceUID", uid.toStdString() + ".1"}};
+    w.instanceKey = name;
+    return core::writeDicomSeries(*window_->volume(), dir_ / name, w, quiet);
+  };
+  app::DicomNodeSettings settings;
+  core::pacs::DicomNode node = pacs.node();
+  node.retrieveByMove = true;
+  settings.nodes = {node};
+  settings.save();
+
+  app::DicomNodesPage page;
+  page.storagePortBox()->setValue(options.callerPort);
+  QObject::connect(&page, &app::DicomNodesPage::listenerChanged, window_->pacs()->listener(),
+                   &app::StorageListener::apply);
+  page.alwaysListenBox()->setChecked(true);
+  ASSERT_TRUE(window_->pacs()->listener()->listening())
+      << window_->pacs()->listener()->problem().toStdString();
+  EXPECT_TRUE(app::DicomNodeSettings::load().alwaysListen);
+
+  // A modality (or another workstation) sends a series to us: it lands in the study cache.
+  const auto pushed = write("PUSH^PAT", pushedUid);
+  core::NullProgress quiet;
+  const core::pacs::DicomNode us{"This workstation", "DELINEATE", "127.0.0.1", options.callerPort};
+  ASSERT_EQ(core::pacs::store(us, pushed, {}, quiet).storedCount(), pushed.size());
+  EXPECT_EQ(QDir(cache.filePath(pushedUid + QStringLiteral(".1")))
+                .entryList({QStringLiteral("*.dcm")}, QDir::Files)
+                .size(),
+            0)
+      << "by study, not loose in the cache";
+  EXPECT_EQ(QDir(cache.filePath(pushedUid) + QStringLiteral("/") + pushedUid + QStringLiteral(".1"))
+                .entryList({QStringLiteral("*.dcm")}, QDir::Files)
+                .size(),
+            int(pushed.size()));
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return window_->pacs()->listener()->received() == pushed.size(); }, 5000));
+
+  // A C-MOVE retrieve while it listens: the node sends to it, nothing else opens the port.
+  const auto moved = write("MOVE^PAT", movedUid);
+  ASSERT_EQ(core::pacs::store(pacs.node(), moved, {}, quiet).storedCount(), moved.size());
+  window_->action(QStringLiteral("file.queryPacs"))->trigger();
+  app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
+  browser->refresh();
+  browser->patientEdit()->setText(QStringLiteral("MOVE^PAT"));
+  browser->searchButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return browser->studyTable()->rowCount() == 1; }, 30000))
+      << browser->statusLabel()->text().toStdString();
+  browser->studyTable()->selectRow(0);
+  ASSERT_TRUE(test::waitUntil([&] { return browser->seriesTable()->rowCount() == 1; }, 30000));
+  bool shown = false;
+  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&] { shown = true; });
+  browser->retrieveButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return shown && !browser->retrieves()->busy(); }, 60000))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_EQ(window_->volume()->info().patientName, "MOVE^PAT");
+  EXPECT_TRUE(
+      browser->statusLabel()->text().contains(QStringLiteral("%1 fetched").arg(moved.size())))
+      << browser->statusLabel()->text().toStdString();
+  EXPECT_TRUE(window_->pacs()->listener()->listening());
+
+  page.alwaysListenBox()->setChecked(false);
+  EXPECT_FALSE(window_->pacs()->listener()->listening());
+  for (const QString& uid : {pushedUid, movedUid}) {
+    QDir(cache.filePath(uid)).removeRecursively();
+  }
 }

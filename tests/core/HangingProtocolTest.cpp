@@ -241,3 +241,64 @@ TEST(HangingCli, TheSampleStudyHangsInTheScreeningLayout) {
                                         dir.path().string() + " > /dev/null 2>&1"),
             2);
 }
+
+// The prior rule: a window of months before the current study, as a search range and as the
+// hanging's choice; the latest study outside the window only when none is inside, said.
+TEST(PriorRules, TheWindowIsASearchRangeAndChoosesThePrior) {
+  PriorRule any;
+  EXPECT_EQ(any.dateRange("20260301"), "-20260228") << "any earlier day, not the day itself";
+  EXPECT_EQ(any.dateRange("2026"), "");
+  PriorRule site{"MG", 9, 36, 2};
+  EXPECT_EQ(site.dateRange("20260531"), "20230531-20250831");
+  EXPECT_EQ(PriorRule({"MG", 3, 0, 1}).dateRange("20260531"), "-20260228")
+      << "the 31st becomes the last day of a shorter month";
+  EXPECT_TRUE(site.admits("20260531", "20250831"));
+  EXPECT_FALSE(site.admits("20260531", "20250901")) << "less than 9 months earlier";
+  EXPECT_FALSE(site.admits("20260531", "20230530")) << "more than 36 months earlier";
+  EXPECT_FALSE(site.admits("20260531", "")) << "an undated study";
+  EXPECT_EQ(site.describe(), "9 to 36 months earlier");
+  EXPECT_EQ(choosePriors(site, "now", "20260531",
+                         {{"now", "20260531"},
+                          {"diagnostic", "20260110"},
+                          {"y1", "20250510"},
+                          {"y2", "20240505"},
+                          {"old", "20200101"}}),
+            (std::vector<std::string>{"y1", "y2"}));
+
+  const std::vector<MammoView> views = {
+      view("rcc", Laterality::Right, ViewCode::CC, "now", "20260531"),
+      view("rcc-diag", Laterality::Right, ViewCode::CC, "diagnostic", "20260110"),
+      view("rcc-y1", Laterality::Right, ViewCode::CC, "y1", "20250510")};
+  const HangingProtocol& twoUp = *builtinHangingProtocols().find("mammo-2up-rcc-prior");
+  EXPECT_EQ(hang(twoUp, views).priorStudy, "diagnostic") << "the default: any earlier day";
+  const Hanging h = hang(twoUp, views, {}, site);
+  EXPECT_EQ(h.priorStudy, "y1") << "the rule skips the diagnostic study of January";
+  EXPECT_EQ(views[*h.viewports[1].image].id, "rcc-y1");
+  EXPECT_TRUE(h.notes.empty());
+  const Hanging outside = hang(twoUp, {views[0], views[1]}, {}, site);
+  EXPECT_EQ(outside.priorStudy, "diagnostic");
+  EXPECT_EQ(outside.notes, std::vector<std::string>{"no earlier study 9 to 36 months earlier: "
+                                                    "the prior shown is of 20260110"});
+}
+
+TEST(PriorRules, ASiteFileStatesItsRuleAndItsErrorsAreNamed) {
+  HangingProtocolSet set = builtinHangingProtocols();
+  EXPECT_FALSE(set.prior.has_value());
+  EXPECT_EQ(set.priorRule().minMonthsEarlier, 0);
+  set.merge(parseHangingProtocols(R"({"protocols": [],
+  "prior": {"minMonthsEarlier": 9, "fetch": 2}})",
+                                  "site.json"));
+  EXPECT_EQ(set.priorRule().minMonthsEarlier, 9);
+  EXPECT_EQ(set.priorRule().maxMonthsEarlier, 0);
+  EXPECT_EQ(set.priorRule().fetch, 2);
+  EXPECT_EQ(set.priorRule().modality, "MG");
+  EXPECT_EQ(set.find("mammo-8up") != nullptr, true) << "the built-in protocols stay";
+  EXPECT_EQ(errorOf("{\"protocols\": [],\n \"prior\": {\"minMonthsEarlier\": -1}}"),
+            "site.json:2: \"minMonthsEarlier\" must be a whole number from 0 to 1200");
+  EXPECT_EQ(errorOf("{\"protocols\": [],\n\n \"prior\": {\"months\": 12}}"),
+            "site.json:3: unknown prior field \"months\" (expected modality, minMonthsEarlier, "
+            "maxMonthsEarlier or fetch)");
+  EXPECT_EQ(errorOf("{\"protocols\": [], \"prior\": {\"minMonthsEarlier\": 12, "
+                    "\"maxMonthsEarlier\": 6}}"),
+            "site.json:1: \"maxMonthsEarlier\" is less than \"minMonthsEarlier\"");
+}

@@ -17,6 +17,7 @@
 #include "RunCommand.h"
 #include "TempDir.h"
 #include "core/Error.h"
+#include "core/dicomweb/PacsService.h"
 #include "core/io/DicomScanner.h"
 #include "core/io/DicomSeriesLoader.h"
 #include "core/io/DicomSeriesWriter.h"
@@ -186,6 +187,24 @@ TEST_F(PacsQuery, FindsStudiesByNameWildcardIdDateRangeModalityAndLimit) {
   q = {};
   q.limit = 2;
   EXPECT_EQ(pacs::findStudies(node, q, {}, quiet_).size(), 2u);
+}
+
+// A patient's earlier studies (the priors of a hanging, "earlier studies of this patient"):
+// searched by patient ID, modality and a date range, the answer checked again.
+TEST_F(PacsQuery, FindsAPatientsEarlierStudiesOfAModality) {
+  const pacs::DicomNode node = orthanc_->node();
+  pacs::StudyRecord later;  // a later CT study of DOE^JOHN (P2), not on the PACS
+  later.studyInstanceUid = "1.2.826.0.1.3680043.10.1447.9.99";
+  later.patientId = "P2";
+  later.studyDate = "20260101";
+  const auto found = pacs::findEarlierStudies(node, later, "CT", {}, {}, quiet_);
+  ASSERT_EQ(found.size(), 1u) << "P2's study only, not P1's or P3's";
+  EXPECT_EQ(found[0].studyInstanceUid, john_.studyUid);
+  EXPECT_TRUE(pacs::findEarlierStudies(node, later, "MR", {}, {}, quiet_).empty());
+  EXPECT_TRUE(pacs::findEarlierStudies(node, later, "CT", "20250401-20251231", {}, quiet_).empty())
+      << "outside the window";
+  later.studyDate = "20250310";  // the day of john_'s study: no prior
+  EXPECT_TRUE(pacs::findEarlierStudies(node, later, "CT", {}, {}, quiet_).empty());
 }
 
 TEST_F(PacsQuery, ListsTheSeriesOfAStudyWithTheirCounts) {
