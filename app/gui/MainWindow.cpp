@@ -112,7 +112,8 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   connect(pacs_, &PacsFeature::mammographyRequested, this,
           [this](const QStringList& folders, bool withPriors) {
             if (withPriors) {
-              if (mammo_->active()) {  // still reading it: hung again with its priors
+              // Still reading that study: hung again with its priors.
+              if (mammo_->active() && mammo_->paths().value(0) == folders.front()) {
                 mammo_->open(folders, mammo_->priorLayout());
               }
             } else if (confirmDiscard()) {

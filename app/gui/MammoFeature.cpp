@@ -217,6 +217,7 @@ bool MammoFeature::open(const QStringList& paths, const QString& layoutId) {
     return false;
   }
   layoutId_ = id;
+  paths_ = paths;
   const unsigned generation = ++generation_;
   images_.clear();
   files_ = {};

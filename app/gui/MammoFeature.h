@@ -66,6 +66,8 @@ class MammoFeature : public QObject {
 
   bool setLayout(const QString& id);
   QString layoutId() const { return layoutId_; }
+  // The folders (or files) of the study opened last, as given to open().
+  const QStringList& paths() const { return paths_; }
   void stepLayout(int delta);
   const core::mammo::HangingProtocolSet& protocols() const { return protocols_; }
   // The first protocol of the reading sequence (else of the set) that shows a prior: where a
@@ -108,6 +110,7 @@ class MammoFeature : public QObject {
 
   core::mammo::HangingProtocolSet protocols_;
   QString layoutId_;
+  QStringList paths_;
   core::mammo::MammoStudyFiles files_;
   core::mammo::Hanging hanging_;
   std::map<std::size_t, viewers::MammoImage> images_;
