@@ -1,14 +1,20 @@
 // delineate-cli eval: a test dataset against a reference dataset, per case and label, with a
 // summary per label; CSV and JSON reports (docs/metrics.md, "Dataset evaluation").
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "CliProgress.h"
 #include "Commands.h"
+#include "core/Error.h"
+#include "core/io/LabelMapFileIO.h"
 #include "core/metrics/DatasetEvaluation.h"
 #include "core/metrics/EvaluationReport.h"
+#include "core/metrics/ReaderAgreement.h"
 
 namespace delineate::cli {
 
@@ -21,7 +27,9 @@ constexpr const char* kEvalUsage =
     "  name and measures every label: Dice, Jaccard, sensitivity, precision, volumes, HD, HD95,\n"
     "  ASSD, surface Dice at --tolerance (default 1 mm). A test map on another grid is refused\n"
     "  with the exact difference, or resampled onto the reference grid with --resample.\n"
-    "  Exit code 0 when at least one case was evaluated, 1 when none, 2 on a usage error.\n";
+    "  Exit code 0 when at least one case was evaluated, 1 when none, 2 on a usage error.\n"
+    "       delineate-cli eval --readers MAP1 MAP2 [MAP...] [--json OUT.json]\n"
+    "  how far readers agree: per label the readers x readers matrices of Dice and HD95.\n";
 
 struct EvalArgs {
   std::string reference, test, labels, tolerance, csv, json;
@@ -103,9 +111,89 @@ void printSummary(const core::DatasetEvaluation& e) {
   }
 }
 
+std::string matrixCell(double v) {
+  char buffer[32];
+  if (std::isnan(v)) {
+    return "-";
+  }
+  if (std::isinf(v)) {
+    return "inf";
+  }
+  std::snprintf(buffer, sizeof buffer, "%.3f", v);
+  return buffer;
+}
+
+void printMatrix(const char* title, const std::vector<std::vector<double>>& m) {
+  std::printf("  %s\n  %6s", title, "");
+  for (std::size_t j = 0; j < m.size(); ++j) {
+    std::printf(" %8s", ("R" + std::to_string(j + 1)).c_str());
+  }
+  std::printf("\n");
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    std::printf("  %6s", ("R" + std::to_string(i + 1)).c_str());
+    for (double v : m[i]) {
+      std::printf(" %8s", matrixCell(v).c_str());
+    }
+    std::printf("\n");
+  }
+}
+
+int runReaderAgreement(const Args& args) {
+  std::vector<std::string> maps;
+  std::string json;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--readers") {
+      continue;
+    }
+    if (args[i] == "--json" && i + 1 < args.size()) {
+      json = args[++i];
+    } else if (args[i].rfind("--", 0) == 0) {
+      std::fprintf(stderr, "delineate-cli eval --readers: unknown option or missing value: %s\n",
+                   args[i].c_str());
+      return 2;
+    } else {
+      maps.push_back(args[i]);
+    }
+  }
+  if (maps.size() < 2) {
+    std::fputs(kEvalUsage, stderr);
+    return 2;
+  }
+  std::vector<core::LabelMap> readers;
+  for (const std::string& m : maps) {
+    readers.push_back(core::readLabelMapFiles(m));
+  }
+  std::vector<const core::LabelMap*> pointers;
+  for (const core::LabelMap& r : readers) {
+    pointers.push_back(&r);
+  }
+  CliProgress progress;
+  const core::ReaderAgreement agreement = core::readerAgreement(pointers, maps, progress);
+  if (!json.empty()) {
+    std::ofstream file(json, std::ios::binary | std::ios::trunc);
+    file << agreement.toJson().dump(2) << "\n";
+    if (!file) {
+      throw core::Error(core::ErrorKind::Io, json, "cannot write the agreement");
+    }
+  }
+  for (std::size_t i = 0; i < maps.size(); ++i) {
+    std::printf("R%zu = %s\n", i + 1, maps[i].c_str());
+  }
+  for (const core::ReaderMatrices& m : agreement.labels) {
+    std::printf("\n%s (mean Dice between readers %s)\n", m.label.c_str(),
+                matrixCell(m.meanPairDice()).c_str());
+    printMatrix("Dice", m.dice);
+    printMatrix("HD95 (mm)", m.hd95);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int runEval(const Args& args) {
+  if (std::find(args.begin(), args.end(), "--readers") != args.end()) {
+    return runReaderAgreement(args);
+  }
   EvalArgs a;
   if (!parse(args, a)) {
     std::fputs(kEvalUsage, stderr);

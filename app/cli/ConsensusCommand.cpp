@@ -1,0 +1,110 @@
+// delineate-cli consensus: several readers' label maps of one image merged into one (STAPLE or
+// majority vote), with each reader's sensitivity and specificity per label (docs/metrics.md,
+// "Consensus of readers").
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "CliProgress.h"
+#include "Commands.h"
+#include "core/Error.h"
+#include "core/io/LabelMapFileIO.h"
+#include "core/metrics/Consensus.h"
+
+namespace delineate::cli {
+
+namespace {
+
+constexpr const char* kConsensusUsage =
+    "usage: delineate-cli consensus [--method staple|vote] [--margin N] MAP1 MAP2 [MAP...]\n"
+    "                               --out OUT [--json STATS.json]\n"
+    "  merges the readers' label maps (.nii.gz .nii .nrrd .mha, one grid) into OUT with its\n"
+    "  segment table: STAPLE (default; per label, inside the box of every reader's labels grown\n"
+    "  by --margin voxels, default 2) or a majority vote (ties left 0). Prints, and writes to\n"
+    "  --json, each reader's sensitivity and specificity per label against the consensus.\n";
+
+}  // namespace
+
+int runConsensus(const Args& args) {
+  std::string method = "staple", out, json, margin = "2";
+  std::vector<std::string> maps;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const bool value = i + 1 < args.size();
+    if (args[i] == "--method" && value) {
+      method = args[++i];
+    } else if (args[i] == "--out" && value) {
+      out = args[++i];
+    } else if (args[i] == "--json" && value) {
+      json = args[++i];
+    } else if (args[i] == "--margin" && value) {
+      margin = args[++i];
+    } else if (args[i].rfind("--", 0) == 0) {
+      std::fprintf(stderr, "delineate-cli consensus: unknown option or missing value: %s\n%s",
+                   args[i].c_str(), kConsensusUsage);
+      return 2;
+    } else {
+      maps.push_back(args[i]);
+    }
+  }
+  core::ConsensusOptions options;
+  if (method == "staple" || method == "vote") {
+    options.method =
+        method == "staple" ? core::ConsensusMethod::Staple : core::ConsensusMethod::Vote;
+  } else {
+    std::fprintf(stderr, "delineate-cli consensus: --method is staple or vote, not '%s'\n",
+                 method.c_str());
+    return 2;
+  }
+  try {
+    options.margin = std::stoi(margin);
+  } catch (const std::exception&) {
+    options.margin = -1;
+  }
+  if (options.margin < 0 || maps.size() < 2 || out.empty()) {
+    std::fputs(kConsensusUsage, stderr);
+    return 2;
+  }
+  if (!json.empty() && std::filesystem::path(json) == core::segmentTablePathFor(out)) {
+    std::fprintf(stderr,
+                 "delineate-cli consensus: %s is where the segment table of %s goes; give "
+                 "--json another name\n",
+                 json.c_str(), out.c_str());
+    return 2;
+  }
+  CliProgress progress;
+  std::vector<core::LabelMap> readers;
+  for (const std::string& m : maps) {
+    readers.push_back(core::readLabelMapFiles(m));
+  }
+  std::vector<const core::LabelMap*> pointers;
+  for (const core::LabelMap& r : readers) {
+    pointers.push_back(&r);
+  }
+  const core::ConsensusResult result = core::computeConsensus(pointers, options, progress);
+  core::writeLabelMapFiles(*result.consensus, out);
+  const nlohmann::json stats = result.toJson(maps, options.method);
+  if (!json.empty()) {
+    std::ofstream file(json, std::ios::binary | std::ios::trunc);
+    file << stats.dump(2) << "\n";
+    if (!file) {
+      throw core::Error(core::ErrorKind::Io, json, "cannot write the statistics");
+    }
+  }
+  std::printf("%s consensus of %zu readers written to %s\n", core::toString(options.method),
+              maps.size(), out.c_str());
+  std::printf("%-40s %6s %12s %12s\n", "reader", "label", "sensitivity", "specificity");
+  for (std::size_t r = 0; r < result.readers.size(); ++r) {
+    for (const core::ReaderLabelAgreement& a : result.readers[r]) {
+      std::printf("%-40s %6u %12.4f %12.4f\n", maps[r].c_str(), unsigned(a.label), a.sensitivity,
+                  a.specificity);
+    }
+  }
+  if (options.method == core::ConsensusMethod::Vote && result.undecided > 0) {
+    std::printf("%zu voxels tied between labels were left 0\n", result.undecided);
+  }
+  return 0;
+}
+
+}  // namespace delineate::cli
