@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
       fs::temp_directory_path() / ("delineate-first-image-" + std::to_string(::getpid()));
   test::OrthancOptions orthancOptions;
   orthancOptions.dicomWeb = true;
+  orthancOptions.tcpNoDelay = false;  // as Debian's service runs
   json result = {{"benchmark", "pacs_first_image"},
                  {"size", args.size},
                  {"instances", files.size()},

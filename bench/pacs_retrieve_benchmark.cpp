@@ -3,7 +3,9 @@
 // same series in the same run, each in a fresh process into an empty folder (best wall time of
 // --repeat runs, with its peak RSS). Orthanc (with orthanc-dicomweb) is started on 127.0.0.1 for
 // the run; the series is prepared once in --dir and sent to it by C-STORE.
-//   pacs_retrieve_benchmark [--dir DIR] [--size 512x512x500] [--repeat 3]
+// Orthanc runs as Debian's service does (Nagle's algorithm on) unless --orthanc-nodelay;
+// getscu runs as a user runs it and once more with TCP_NODELAY=1 (getscu_nodelay).
+//   pacs_retrieve_benchmark [--dir DIR] [--size 512x512x500] [--repeat 3] [--orthanc-nodelay]
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -70,6 +72,12 @@ int main(int argc, char** argv) {
   test::OrthancOptions orthancOptions;
   orthancOptions.dicomWeb = true;
   orthancOptions.allowedCallers = {"DELINEATE"};
+  // Orthanc as Debian's service runs it (Nagle's algorithm on), unless --orthanc-nodelay.
+  orthancOptions.tcpNoDelay = false;
+  for (int i = 1; i < argc; ++i) {
+    orthancOptions.tcpNoDelay =
+        orthancOptions.tcpNoDelay || std::string(argv[i]) == "--orthanc-nodelay";
+  }
   {
     test::OrthancServer orthanc(run / "orthanc", orthancOptions);
     if (!orthanc.running()) {
@@ -86,9 +94,33 @@ int main(int argc, char** argv) {
       std::function<std::vector<std::string>(const fs::path&)> argv;
     };
     const std::vector<Way> ways = {
+        // getscu as a user runs it (DCMTK leaves Nagle's algorithm on), and with it off.
         {"getscu",
          [&](const fs::path& out) {
-           return std::vector<std::string>{"getscu",    "-S",
+           return std::vector<std::string>{"env",
+                                           "-u",
+                                           "TCP_NODELAY",
+                                           "getscu",
+                                           "-S",
+                                           "-aet",
+                                           "DELINEATE",
+                                           "-aec",
+                                           test::OrthancServer::kAeTitle,
+                                           "-k",
+                                           "QueryRetrieveLevel=SERIES",
+                                           "-k",
+                                           std::string("StudyInstanceUID=") + kStudy,
+                                           "-k",
+                                           std::string("SeriesInstanceUID=") + kSeries,
+                                           "-od",
+                                           out.string(),
+                                           "127.0.0.1",
+                                           port};
+         }},
+        {"getscu_nodelay",
+         [&](const fs::path& out) {
+           return std::vector<std::string>{"env",       "TCP_NODELAY=1",
+                                           "getscu",    "-S",
                                            "-aet",      "DELINEATE",
                                            "-aec",      test::OrthancServer::kAeTitle,
                                            "-k",        "QueryRetrieveLevel=SERIES",
@@ -121,6 +153,7 @@ int main(int argc, char** argv) {
          }},
     };
     json result = {{"benchmark", "pacs_retrieve"},
+                   {"orthanc_tcp_nodelay", orthancOptions.tcpNoDelay},
                    {"size", args.size},
                    {"instances", files.size()},
                    {"repeat", args.repeat}};

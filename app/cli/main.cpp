@@ -8,6 +8,7 @@
 #include "Commands.h"
 #include "core/Error.h"
 #include "core/io/ItkInit.h"
+#include "core/pacs/DicomNetwork.h"
 
 #ifndef DELINEATE_VERSION
 #define DELINEATE_VERSION "0.0.0"
@@ -26,6 +27,7 @@ void usage(std::FILE* out) {
       "  seg export|import ...      DICOM SEG from / to a label file (seg for details)\n"
       "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
       "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"
+      "  consensus MAP MAP... --out OUT  STAPLE or majority vote of readers (consensus)\n"
       "  hang [--layout ID] DIR...  mammograms in the viewports of a hanging protocol\n"
       "  detect [--json OUT] DIR... AI findings on mammograms: the demonstration detector,\n"
       "                             or --server URL --model NAME (detect for details)\n"
@@ -42,6 +44,7 @@ void usage(std::FILE* out) {
 int main(int argc, char** argv) {
   using namespace delineate::cli;
   delineate::core::ensureItkInitialized();  // before any worker thread can be first to use ITK
+  delineate::core::pacs::ensureDicomNetworkDefaults();  // Nagle off, while one thread runs
   if (argc < 2) {
     usage(stderr);
     return 2;
@@ -56,9 +59,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::map<std::string, std::function<int(const Args&)>> commands{
-      {"sample", runSample}, {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
-      {"infer", runInfer},   {"eval", runEval}, {"hang", runHang},       {"detect", runDetect},
-      {"report", runReport}, {"deid", runDeid}, {"upload", runUpload},   {"pacs", runPacs}};
+      {"sample", runSample},      {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
+      {"infer", runInfer},        {"eval", runEval}, {"hang", runHang},       {"detect", runDetect},
+      {"report", runReport},      {"deid", runDeid}, {"upload", runUpload},   {"pacs", runPacs},
+      {"consensus", runConsensus}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

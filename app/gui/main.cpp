@@ -20,6 +20,7 @@
 #include "app/plugins/PluginHost.h"
 #include "app/plugins/PluginReportText.h"
 #include "core/io/ItkInit.h"
+#include "core/pacs/DicomNetwork.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VtkOpenGLWidget.h"
 
@@ -55,7 +56,8 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  core::ensureItkInitialized();  // before any job thread can be the first to use ITK
+  core::ensureItkInitialized();              // before any job thread can be the first to use ITK
+  core::pacs::ensureDicomNetworkDefaults();  // Nagle off, while one thread runs
   viewers::VtkOpenGLWidget::prepareApplication();  // before QApplication
   QApplication application(argc, argv);
   QApplication::setApplicationName(QStringLiteral("Delineate"));

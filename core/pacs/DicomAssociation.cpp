@@ -14,6 +14,7 @@ namespace delineate::core::pacs {
 
 void configureScu(DcmSCU& scu, const DicomNode& node, const DicomNetworkOptions& options) {
   ensureDicomCodecs();  // also quiets DCMTK's log (DELINEATE_DCMTK_LOG): stdout carries JSON
+  ensureDicomNetworkDefaults();
   if (auto p = node.problem()) {
     throw Error(ErrorKind::InvalidInput, node.label(), *p);
   }

@@ -8,7 +8,9 @@
 #include <dcmtk/dcmnet/scu.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "core/Error.h"
@@ -17,6 +19,11 @@
 #include "core/pacs/DicomAssociation.h"
 
 namespace delineate::core::pacs {
+
+void ensureDicomNetworkDefaults() {
+  static std::once_flag once;
+  std::call_once(once, [] { ::setenv("TCP_NODELAY", "1", 0); });
+}
 
 namespace {
 

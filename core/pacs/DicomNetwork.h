@@ -24,6 +24,14 @@ struct DicomNetworkOptions {
   bool storageScpAlwaysOn = false;
 };
 
+// What every DIMSE exchange needs set once per process, before the first association: TCP's
+// Nagle algorithm off (DCMTK leaves it on unless the environment variable TCP_NODELAY says
+// otherwise; with it on, every small DIMSE message waits for the peer's delayed ACK, about 90 ms
+// per instance stored on Orthanc, 15 times slower). A TCP_NODELAY the user set is kept. Called
+// by the executables' main() while they have one thread, and again (a no-op) before each
+// association.
+void ensureDicomNetworkDefaults();
+
 // C-ECHO; returns the round trip in milliseconds. Throws Error(Network) naming the node.
 double echo(const DicomNode& node, const DicomNetworkOptions& options, ProgressSink& progress);
 

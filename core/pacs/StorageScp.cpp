@@ -11,6 +11,7 @@
 #include "core/Error.h"
 #include "core/io/DicomCodecs.h"
 #include "core/pacs/DicomGet.h"
+#include "core/pacs/DicomNetwork.h"
 #include "core/pacs/StorageClasses.h"
 
 namespace delineate::core::pacs {
@@ -83,6 +84,7 @@ class StorageScp::Impl : public DcmSCP {
 StorageScp::StorageScp(const std::string& aeTitle, int port, fs::path folder, Layout layout)
     : impl_(std::make_unique<Impl>(std::move(folder), layout == Layout::StudySeries)) {
   ensureDicomCodecs();
+  ensureDicomNetworkDefaults();
   const std::string where = "port " + std::to_string(port) + " (Storage SCP)";
   if (port < 1 || port > 65535) {
     throw Error(ErrorKind::InvalidInput, where, "not a port between 1 and 65535");
