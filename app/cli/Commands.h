@@ -14,6 +14,7 @@ int runSeg(const Args& args);
 int runInfer(const Args& args);
 int runEval(const Args& args);
 int runConsensus(const Args& args);
+int runDataset(const Args& args);
 int runHang(const Args& args);
 int runDetect(const Args& args);
 int runReport(const Args& args);

@@ -28,6 +28,7 @@ void usage(std::FILE* out) {
       "  infer --server URL ...     one AI inference on a MONAI Label server (infer)\n"
       "  eval --ref DIR --test DIR  evaluate a dataset against a reference (eval)\n"
       "  consensus MAP MAP... --out OUT  STAPLE or majority vote of readers (consensus)\n"
+      "  dataset snapshot|log|diff|checkout ...  versions of a dataset folder (dataset)\n"
       "  hang [--layout ID] DIR...  mammograms in the viewports of a hanging protocol\n"
       "  detect [--json OUT] DIR... AI findings on mammograms: the demonstration detector,\n"
       "                             or --server URL --model NAME (detect for details)\n"
@@ -59,10 +60,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::map<std::string, std::function<int(const Args&)>> commands{
-      {"sample", runSample},      {"info", runInfo}, {"convert", runConvert}, {"seg", runSeg},
-      {"infer", runInfer},        {"eval", runEval}, {"hang", runHang},       {"detect", runDetect},
-      {"report", runReport},      {"deid", runDeid}, {"upload", runUpload},   {"pacs", runPacs},
-      {"consensus", runConsensus}};
+      {"sample", runSample},       {"info", runInfo},
+      {"convert", runConvert},     {"seg", runSeg},
+      {"infer", runInfer},         {"eval", runEval},
+      {"hang", runHang},           {"detect", runDetect},
+      {"report", runReport},       {"deid", runDeid},
+      {"upload", runUpload},       {"pacs", runPacs},
+      {"consensus", runConsensus}, {"dataset", runDataset}};
   const auto it = commands.find(command);
   if (it == commands.end()) {
     std::fprintf(stderr, "delineate-cli: unknown command '%s'\n", command.c_str());

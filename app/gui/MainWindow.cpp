@@ -42,7 +42,6 @@
 #include "app/gui/SeriesBrowser.h"
 #include "app/gui/SeriesListController.h"
 #include "app/gui/ShortcutsDialog.h"
-#include "app/gui/ShownStudy.h"
 #include "app/gui/StudyInfoPanel.h"
 #include "app/gui/UploadBadge.h"
 #include "app/gui/UploadFeature.h"
@@ -108,23 +107,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   annotatorLoop_ = new AnnotatorLoopFeature(this, commands_);
   upload_ = new UploadFeature(this, commands_, options_.interactive);
   pacs_ = new PacsFeature(this, commands_, editing_);
-  connect(pacs_, &PacsFeature::openRequested, this, &MainWindow::openPath);
-  connect(pacs_, &PacsFeature::mammographyRequested, this,
-          [this](const QStringList& folders, bool withPriors) {
-            if (withPriors) {
-              // Still reading that study: hung again with its priors.
-              if (mammo_->active() && mammo_->paths().value(0) == folders.front()) {
-                mammo_->open(folders, mammo_->priorLayout());
-              }
-            } else if (confirmDiscard()) {
-              addRecent(folders.front());
-              mammo_->open(folders);
-            }
-          });
-  connect(pacs_, &PacsFeature::statusMessage, this,
-          [this](const QString& text) { statusBar()->showMessage(text, 8000); });
-  pacs_->setPriorRule([this] { return mammo_->protocols().priorRule(); });
-  pacs_->setCurrentStudy([this] { return shownStudy(*mammo_, volume_); });
+  connectPacs();
   connect(caseOpener_, &EvaluationCaseOpener::failed, this, &MainWindow::reportError);
   frames_ = new FramesFeature(this, commands_, views_, editing_);
   connect(frames_, &FramesFeature::frameShown, this,

@@ -122,6 +122,7 @@ class MainWindow : public QMainWindow {
   QAction* addCommand(const QString& id, const QString& text, const QKeySequence& shortcut = {});
   bool confirmDiscard();
   void createActions();
+  void connectPacs();  // MainWindowPacs.cpp
   void createDocks();
   void createStatusBar();
   void showVolume(core::VolumePtr volume);

@@ -1,0 +1,260 @@
+#include "core/dataset/DatasetStore.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "core/Error.h"
+#include "core/upload/FileDigest.h"
+
+namespace delineate::core::dataset {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::string nowIso() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string readText(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    throw Error(ErrorKind::Io, file.string(), "cannot read it");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Written whole or not at all.
+void writeAtomically(const fs::path& file, const std::string& text) {
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  const fs::path partial = file.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush()) {
+      throw Error(ErrorKind::Io, partial.string(), "cannot write it (is the disk full?)");
+    }
+  }
+  fs::rename(partial, file, ec);
+  if (ec) {
+    throw Error(ErrorKind::Io, file.string(), "cannot write it: " + ec.message());
+  }
+}
+
+void copyAtomically(const fs::path& from, const fs::path& to, bool readOnly = false) {
+  std::error_code ec;
+  fs::create_directories(to.parent_path(), ec);
+  const fs::path partial = to.string() + ".partial";
+  fs::copy_file(from, partial, fs::copy_options::overwrite_existing, ec);
+  if (!ec && readOnly) {
+    fs::permissions(partial,
+                    fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                    fs::perm_options::remove, ec);
+  }
+  if (!ec) {
+    fs::rename(partial, to, ec);
+  }
+  if (ec) {
+    fs::remove(partial, ec);
+    throw Error(ErrorKind::Io, to.string(), "cannot store a copy of " + from.string());
+  }
+}
+
+json manifestJson(const Snapshot& s) {
+  json files = json::array();
+  for (const SnapshotFile& f : s.files) {
+    files.push_back({{"path", f.path}, {"sha256", f.sha256}, {"bytes", f.bytes}});
+  }
+  return {{"id", s.id}, {"files", files}};
+}
+
+}  // namespace
+
+const SnapshotFile* Snapshot::find(const std::string& path) const {
+  const auto it =
+      std::lower_bound(files.begin(), files.end(), path,
+                       [](const SnapshotFile& f, const std::string& p) { return f.path < p; });
+  return it != files.end() && it->path == path ? &*it : nullptr;
+}
+
+std::string snapshotId(const std::vector<SnapshotFile>& files) {
+  std::string text;
+  for (const SnapshotFile& f : files) {
+    text += f.path;
+    text += '\0';
+    text += f.sha256;
+    text += '\n';
+  }
+  return upload::sha256OfBytes(text);
+}
+
+DatasetStore::DatasetStore(fs::path dataset) : dataset_(std::move(dataset)) {}
+
+fs::path DatasetStore::objectPath(const std::string& sha256) const {
+  return storeFolder() / "objects" / sha256.substr(0, 2) / sha256.substr(2);
+}
+
+DatasetStore::Taken DatasetStore::snapshot(const std::string& message,
+                                           ProgressSink& progress) const {
+  std::error_code ec;
+  if (!fs::is_directory(dataset_, ec)) {
+    throw Error(ErrorKind::Io, dataset_.string(), "no such folder");
+  }
+  std::vector<fs::path> paths;
+  for (auto it = fs::recursive_directory_iterator(dataset_, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->path().filename() == kFolder) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec)) {
+      paths.push_back(it->path());
+    }
+  }
+  if (ec) {
+    throw Error(ErrorKind::Io, dataset_.string(), "cannot list it: " + ec.message());
+  }
+  Snapshot s;
+  for (const fs::path& p : paths) {
+    s.files.push_back({fs::relative(p, dataset_).generic_string(), {}, fs::file_size(p, ec)});
+  }
+  std::sort(s.files.begin(), s.files.end(),
+            [](const SnapshotFile& a, const SnapshotFile& b) { return a.path < b.path; });
+  Taken taken;
+  for (std::size_t i = 0; i < s.files.size(); ++i) {
+    progress.report(double(i) / double(std::max<std::size_t>(s.files.size(), 1)),
+                    "hashing " + s.files[i].path);
+    if (progress.cancelled()) {
+      throw CancelledError();
+    }
+    const fs::path file = dataset_ / s.files[i].path;
+    s.files[i].sha256 = upload::sha256OfFile(file);
+    const fs::path object = objectPath(s.files[i].sha256);
+    if (!fs::exists(object, ec)) {
+      copyAtomically(file, object, true);  // read-only: history is not edited by accident
+      ++taken.newObjects;
+    }
+  }
+  s.id = snapshotId(s.files);
+  taken.id = s.id;
+  const std::vector<LogEntry> history = log();
+  const std::string parent = history.empty() ? std::string() : history.front().id;
+  if (parent == s.id) {
+    return taken;  // unchanged
+  }
+  const fs::path manifest = storeFolder() / "snapshots" / (s.id + ".json");
+  if (!fs::exists(manifest, ec)) {
+    writeAtomically(manifest, manifestJson(s).dump(1) + "\n");
+  }
+  const json entry = {{"id", s.id}, {"parent", parent}, {"time", nowIso()}, {"message", message}};
+  std::ofstream out(storeFolder() / "log.jsonl", std::ios::binary | std::ios::app);
+  out << entry.dump() << "\n";
+  if (!out.flush()) {
+    throw Error(ErrorKind::Io, (storeFolder() / "log.jsonl").string(), "cannot write it");
+  }
+  taken.changed = true;
+  progress.report(1, "snapshot " + s.id.substr(0, 12));
+  return taken;
+}
+
+std::vector<LogEntry> DatasetStore::log() const {
+  std::vector<LogEntry> out;
+  std::ifstream in(storeFolder() / "log.jsonl", std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    const json j = json::parse(line, nullptr, false);
+    if (!j.is_object() || !j.contains("id") || !j["id"].is_string()) {
+      continue;  // a line cut short by a crash
+    }
+    out.push_back({j["id"].get<std::string>(), j.value("parent", std::string()),
+                   j.value("time", std::string()), j.value("message", std::string())});
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+Snapshot DatasetStore::read(const std::string& idOrPrefix) const {
+  const fs::path folder = storeFolder() / "snapshots";
+  std::vector<std::string> matches;
+  std::error_code ec;
+  if (idOrPrefix.size() >= 4) {
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
+      const std::string name = e.path().stem().string();
+      if (e.path().extension() == ".json" && name.rfind(idOrPrefix, 0) == 0) {
+        matches.push_back(name);
+      }
+    }
+  }
+  if (matches.size() != 1) {
+    throw Error(ErrorKind::InvalidInput, dataset_.string(),
+                matches.empty() ? "no snapshot " + idOrPrefix + " (delineate-cli dataset log)"
+                                : "the id " + idOrPrefix + " is the start of " +
+                                      std::to_string(matches.size()) + " snapshots");
+  }
+  const fs::path file = folder / (matches.front() + ".json");
+  const json j = json::parse(readText(file), nullptr, false);
+  if (!j.is_object() || !j.contains("files") || !j["files"].is_array()) {
+    throw Error(ErrorKind::InvalidInput, file.string(), "not a snapshot manifest");
+  }
+  Snapshot s;
+  s.id = matches.front();
+  for (const json& f : j["files"]) {
+    s.files.push_back({f.value("path", std::string()), f.value("sha256", std::string()),
+                       f.value("bytes", std::uintmax_t(0))});
+  }
+  if (snapshotId(s.files) != s.id) {
+    throw Error(ErrorKind::InvalidInput, file.string(),
+                "the manifest does not match its id: it was changed after it was written");
+  }
+  return s;
+}
+
+void DatasetStore::checkout(const std::string& idOrPrefix, const fs::path& out,
+                            ProgressSink& progress) const {
+  const Snapshot s = read(idOrPrefix);
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_empty(out, ec)) {
+    throw Error(ErrorKind::InvalidInput, out.string(),
+                "the folder is not empty: check out into a new one");
+  }
+  for (std::size_t i = 0; i < s.files.size(); ++i) {
+    const SnapshotFile& f = s.files[i];
+    progress.report(double(i) / double(std::max<std::size_t>(s.files.size(), 1)), f.path);
+    if (progress.cancelled()) {
+      throw CancelledError();
+    }
+    const fs::path object = objectPath(f.sha256);
+    const fs::path relative(f.path);
+    if (f.path.empty() || relative.is_absolute() ||
+        std::any_of(relative.begin(), relative.end(),
+                    [](const fs::path& p) { return p == ".."; })) {
+      throw Error(ErrorKind::InvalidInput, f.path, "a path outside the dataset in the manifest");
+    }
+    if (!fs::is_regular_file(object, ec)) {
+      throw Error(ErrorKind::InvalidInput, object.string(),
+                  "the stored copy of " + f.path + " is missing");
+    }
+    const fs::path target = out / fs::path(f.path);
+    copyAtomically(object, target);
+    fs::permissions(target, fs::perms::owner_write, fs::perm_options::add, ec);  // the user's
+    if (upload::sha256OfFile(target) != f.sha256) {
+      throw Error(ErrorKind::InvalidInput, object.string(),
+                  "the stored copy of " + f.path + " is damaged (its SHA-256 differs)");
+    }
+  }
+  progress.report(1, "checked out");
+}
+
+}  // namespace delineate::core::dataset

@@ -1,0 +1,75 @@
+#pragma once
+// Versions of a dataset folder, kept beside the data as git keeps a work tree's: every file's
+// content stored once under its SHA-256 (`<dataset>/.delineate-snapshots/objects/ab/cdef…`), one
+// manifest per snapshot listing each file's path, digest and size (`snapshots/<id>.json`), and a
+// log of the snapshots taken, each with its parent, time and message (`log.jsonl`).
+//
+// A snapshot's id is the SHA-256 of its manifest's content alone (paths and digests, sorted by
+// path): the same files give the same id on any machine, in any order of creation, whatever the
+// history. A snapshot of unchanged content adds nothing. Objects are copies, never links, so a
+// file edited in place cannot change history. docs/datasets.md.
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/jobs/ProgressSink.h"
+
+namespace delineate::core::dataset {
+
+struct SnapshotFile {
+  std::string path;    // relative to the dataset, with '/' separators
+  std::string sha256;  // 64 lowercase hex digits
+  std::uintmax_t bytes = 0;
+};
+
+struct Snapshot {
+  std::string id;
+  std::vector<SnapshotFile> files;  // sorted by path
+  const SnapshotFile* find(const std::string& path) const;
+};
+
+struct LogEntry {
+  std::string id;
+  std::string parent;  // empty for the first
+  std::string time;    // ISO 8601, UTC
+  std::string message;
+};
+
+class DatasetStore {
+ public:
+  static constexpr const char* kFolder = ".delineate-snapshots";
+
+  explicit DatasetStore(std::filesystem::path dataset);
+  const std::filesystem::path& dataset() const { return dataset_; }
+  std::filesystem::path storeFolder() const { return dataset_ / kFolder; }
+
+  struct Taken {
+    std::string id;
+    bool changed = false;  // false: the same content as the latest snapshot (nothing added)
+    std::size_t newObjects = 0;
+  };
+  // Hashes every file under the dataset (the store itself and nothing else left out), keeps the
+  // contents not yet stored, writes the manifest and the log entry. Throws Error(Io) naming a
+  // file that cannot be read or written; CancelledError (nothing recorded).
+  Taken snapshot(const std::string& message, ProgressSink& progress) const;
+
+  std::vector<LogEntry> log() const;  // latest first
+  // The snapshot of an id or a unique prefix of at least 4 characters; Error(InvalidInput)
+  // naming an unknown or ambiguous one.
+  Snapshot read(const std::string& idOrPrefix) const;
+  // Writes the snapshot's files into `out` (created; refused when it holds anything), each checked
+  // against its digest: a damaged object is named.
+  void checkout(const std::string& idOrPrefix, const std::filesystem::path& out,
+                ProgressSink& progress) const;
+  std::filesystem::path objectPath(const std::string& sha256) const;
+
+ private:
+  std::filesystem::path dataset_;
+};
+
+// The id of a file list (sorted by path).
+std::string snapshotId(const std::vector<SnapshotFile>& files);
+
+}  // namespace delineate::core::dataset

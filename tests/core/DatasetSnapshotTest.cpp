@@ -1,0 +1,203 @@
+// Dataset snapshots: ids that depend on content only (not on the order files were made in, nor
+// on the machine's folder), what a snapshot stores once, the log, the diff with the Dice of a
+// changed label map, a checkout that gives the exact bytes back, damage named, and the CLI.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "RunCommand.h"
+#include "TempDir.h"
+#include "core/Error.h"
+#include "core/dataset/DatasetStore.h"
+#include "core/dataset/SnapshotDiff.h"
+#include "core/io/LabelMapFileIO.h"
+#include "core/jobs/ProgressSink.h"
+
+using namespace delineate::core;
+using namespace delineate::core::dataset;
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeDatasetFile(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+std::string snapshotBytes(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A 20^3 label map with a cube of label 1 ("liver") of side `side` and a cube of label 2.
+LabelMap cubes(int side) {
+  ImageGeometry g;
+  g.size = {20, 20, 20};
+  Segment liver = defaultSegment(1);
+  liver.name = "liver";
+  Segment spleen = defaultSegment(2);
+  spleen.name = "spleen";
+  LabelMap m("labels", g, {liver, spleen});
+  for (std::size_t k = 0; k < 20; ++k) {
+    for (std::size_t j = 0; j < 20; ++j) {
+      for (std::size_t i = 0; i < 20; ++i) {
+        if (i < std::size_t(side) && j < std::size_t(side) && k < std::size_t(side)) {
+          m.mutableData()[m.index(i, j, k)] = 1;
+        } else if (i >= 15 && j >= 15 && k >= 15) {
+          m.mutableData()[m.index(i, j, k)] = 2;
+        }
+      }
+    }
+  }
+  return m;
+}
+
+void writeCaseLabels(const LabelMap& labels, const fs::path& file) {
+  fs::create_directories(file.parent_path());
+  writeLabelMapFiles(labels, file);
+}
+
+}  // namespace
+
+TEST(DatasetSnapshot, TheSameContentGivesTheSameIdAnywhereInAnyOrder) {
+  delineate::test::TempDir dir;
+  NullProgress quiet;
+  writeDatasetFile(dir / "a/imagesTr/case1.txt", "image one");
+  writeDatasetFile(dir / "a/labelsTr/case1.txt", "label one");
+  writeDatasetFile(dir / "a/dataset.json", "{}");
+  // The same files made in another order, in another folder.
+  writeDatasetFile(dir / "b/dataset.json", "{}");
+  writeDatasetFile(dir / "b/labelsTr/case1.txt", "label one");
+  writeDatasetFile(dir / "b/imagesTr/case1.txt", "image one");
+  const auto first = DatasetStore(dir / "a").snapshot("first", quiet);
+  const auto second = DatasetStore(dir / "b").snapshot("elsewhere", quiet);
+  EXPECT_EQ(first.id, second.id);
+  EXPECT_EQ(first.id.size(), 64u);
+  EXPECT_TRUE(first.changed);
+  EXPECT_EQ(first.newObjects, 3u);
+
+  // Unchanged: the same id, nothing added to the log.
+  const auto again = DatasetStore(dir / "a").snapshot("again", quiet);
+  EXPECT_EQ(again.id, first.id);
+  EXPECT_FALSE(again.changed);
+  EXPECT_EQ(DatasetStore(dir / "a").log().size(), 1u);
+
+  // A copy of a file is stored once; a change gives a new id whose parent is the last.
+  writeDatasetFile(dir / "a/imagesTr/case2.txt", "image one");
+  const auto third = DatasetStore(dir / "a").snapshot("case 2", quiet);
+  EXPECT_NE(third.id, first.id);
+  EXPECT_EQ(third.newObjects, 0u) << "case2 has case1's bytes";
+  const auto log = DatasetStore(dir / "a").log();
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0].id, third.id);
+  EXPECT_EQ(log[0].parent, first.id);
+  EXPECT_EQ(log[0].message, "case 2");
+  EXPECT_EQ(log[1].parent, "");
+  EXPECT_EQ(DatasetStore(dir / "a").read(third.id.substr(0, 8)).files.size(), 4u);
+  try {
+    DatasetStore(dir / "a").read("ffffffff");
+    ADD_FAILURE() << "an unknown id was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no snapshot ffffffff"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DatasetSnapshot, TheDiffNamesTheFilesAndTheDiceOfAChangedLabelMap) {
+  delineate::test::TempDir dir;
+  NullProgress quiet;
+  const fs::path data = dir / "data";
+  writeDatasetFile(data / "imagesTr/case1.txt", "image one");
+  writeDatasetFile(data / "imagesTr/gone.txt", "to be removed");
+  writeCaseLabels(cubes(10), data / "labelsTr/case1.nii.gz");
+  const DatasetStore store(data);
+  const auto before = store.snapshot("reader 1", quiet);
+  fs::remove(data / "imagesTr/gone.txt");
+  writeDatasetFile(data / "imagesTr/case2.txt", "image two");
+  writeCaseLabels(cubes(8), data / "labelsTr/case1.nii.gz");  // the liver corrected
+  const auto after = store.snapshot("corrected", quiet);
+  const SnapshotDiff d = diffSnapshots(store, before.id, after.id, quiet);
+  EXPECT_EQ(d.added, std::vector<std::string>{"imagesTr/case2.txt"});
+  EXPECT_EQ(d.removed, std::vector<std::string>{"imagesTr/gone.txt"});
+  ASSERT_EQ(d.changed.size(), 1u) << "the segment table is the same";
+  EXPECT_EQ(d.changed[0].path, "labelsTr/case1.nii.gz");
+  ASSERT_EQ(d.changed[0].labels.size(), 2u) << d.changed[0].note;
+  EXPECT_EQ(d.changed[0].labels[0].name, "liver");
+  EXPECT_NEAR(d.changed[0].labels[0].dice, 2.0 * 512 / (1000 + 512), 1e-12);
+  EXPECT_EQ(d.changed[0].labels[1].name, "spleen");
+  EXPECT_DOUBLE_EQ(d.changed[0].labels[1].dice, 1.0);
+  EXPECT_TRUE(looksLikeLabelMap("labelsTr/case1.nii.gz"));
+  EXPECT_TRUE(looksLikeLabelMap("case1_gt.nrrd"));
+  EXPECT_FALSE(looksLikeLabelMap("imagesTr/case1.nii.gz"));
+  EXPECT_FALSE(looksLikeLabelMap("length.nii.gz"));
+}
+
+TEST(DatasetSnapshot, ACheckoutGivesTheExactBytesAndDamageIsNamed) {
+  delineate::test::TempDir dir;
+  NullProgress quiet;
+  const fs::path data = dir / "data";
+  writeDatasetFile(data / "imagesTr/case1.txt", std::string("\0binary\xff", 8));
+  writeCaseLabels(cubes(6), data / "labelsTr/case1.nii.gz");
+  const DatasetStore store(data);
+  const auto taken = store.snapshot("", quiet);
+  writeDatasetFile(data / "imagesTr/case1.txt", "changed afterwards");
+  store.checkout(taken.id, dir / "out", quiet);
+  EXPECT_EQ(snapshotBytes(dir / "out/imagesTr/case1.txt"), std::string("\0binary\xff", 8));
+  EXPECT_EQ(
+      snapshotBytes(dir / "out/labelsTr/case1.nii.gz"),
+      snapshotBytes(store.objectPath(store.read(taken.id).find("labelsTr/case1.nii.gz")->sha256)));
+  EXPECT_FALSE(fs::exists(dir / "out" / DatasetStore::kFolder));
+  EXPECT_THROW(store.checkout(taken.id, dir / "out", quiet), Error) << "into a folder with files";
+
+  const std::string sha = store.read(taken.id).find("imagesTr/case1.txt")->sha256;
+  fs::permissions(store.objectPath(sha), fs::perms::owner_write, fs::perm_options::add);
+  writeDatasetFile(store.objectPath(sha), "bit rot");
+  try {
+    store.checkout(taken.id, dir / "out2", quiet);
+    ADD_FAILURE() << "a damaged copy was checked out";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("imagesTr/case1.txt is damaged"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(DatasetCli, SnapshotLogDiffAndCheckout) {
+  delineate::test::TempDir dir;
+  const fs::path data = dir / "data";
+  writeCaseLabels(cubes(10), data / "labelsTr/case1.nii.gz");
+  const std::string cli = DELINEATE_CLI;
+  std::string first, second, printed;
+  ASSERT_EQ(
+      delineate::test::runCommand(
+          cli + " dataset snapshot " + data.string() + " --message 'reader 1' 2>/dev/null", &first),
+      0)
+      << first;
+  first = first.substr(0, 64);
+  writeCaseLabels(cubes(8), data / "labelsTr/case1.nii.gz");
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset snapshot " + data.string() + " 2>/dev/null",
+                                        &second),
+            0);
+  second = second.substr(0, 64);
+  ASSERT_EQ(delineate::test::runCommand(
+                cli + " dataset log --root " + data.string() + " --json 2>/dev/null", &printed),
+            0);
+  const nlohmann::json log = nlohmann::json::parse(printed);
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[1]["message"], "reader 1");
+  EXPECT_EQ(log[0]["parent"], first);
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset diff " + first.substr(0, 6) + " " +
+                                            second.substr(0, 6) + " --root " + data.string() +
+                                            " 2>/dev/null",
+                                        &printed),
+            0);
+  EXPECT_NE(printed.find("changed  labelsTr/case1.nii.gz  liver 0.677"), std::string::npos)
+      << printed;
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset checkout " + first + " " +
+                                        (dir / "v1").string() + " --root " + data.string()),
+            0);
+  EXPECT_EQ(readLabelMapFiles(dir / "v1/labelsTr/case1.nii.gz").segment(1)->name, "liver");
+  EXPECT_EQ(delineate::test::runCommand(cli + " dataset checkout abcd " + (dir / "v2").string() +
+                                        " --root " + data.string() + " 2>/dev/null"),
+            1);
+  EXPECT_EQ(delineate::test::runCommand(cli + " dataset log 2>/dev/null"), 2);
+}
