@@ -9,6 +9,7 @@
 
 #include "CliProgress.h"
 #include "Commands.h"
+#include "LabelMapArgs.h"
 #include "core/Error.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/metrics/Consensus.h"
@@ -74,15 +75,8 @@ int runConsensus(const Args& args) {
     return 2;
   }
   CliProgress progress;
-  std::vector<core::LabelMap> readers;
-  for (const std::string& m : maps) {
-    readers.push_back(core::readLabelMapFiles(m));
-  }
-  std::vector<const core::LabelMap*> pointers;
-  for (const core::LabelMap& r : readers) {
-    pointers.push_back(&r);
-  }
-  const core::ConsensusResult result = core::computeConsensus(pointers, options, progress);
+  const LabelMapArgs readers = readLabelMapArgs(maps);
+  const core::ConsensusResult result = core::computeConsensus(readers.pointers, options, progress);
   core::writeLabelMapFiles(*result.consensus, out);
   const nlohmann::json stats = result.toJson(maps, options.method);
   if (!json.empty()) {

@@ -10,8 +10,8 @@
 
 #include "CliProgress.h"
 #include "Commands.h"
+#include "LabelMapArgs.h"
 #include "core/Error.h"
-#include "core/io/LabelMapFileIO.h"
 #include "core/metrics/DatasetEvaluation.h"
 #include "core/metrics/EvaluationReport.h"
 #include "core/metrics/ReaderAgreement.h"
@@ -159,16 +159,9 @@ int runReaderAgreement(const Args& args) {
     std::fputs(kEvalUsage, stderr);
     return 2;
   }
-  std::vector<core::LabelMap> readers;
-  for (const std::string& m : maps) {
-    readers.push_back(core::readLabelMapFiles(m));
-  }
-  std::vector<const core::LabelMap*> pointers;
-  for (const core::LabelMap& r : readers) {
-    pointers.push_back(&r);
-  }
+  const LabelMapArgs readers = readLabelMapArgs(maps);
   CliProgress progress;
-  const core::ReaderAgreement agreement = core::readerAgreement(pointers, maps, progress);
+  const core::ReaderAgreement agreement = core::readerAgreement(readers.pointers, maps, progress);
   if (!json.empty()) {
     std::ofstream file(json, std::ios::binary | std::ios::trunc);
     file << agreement.toJson().dump(2) << "\n";

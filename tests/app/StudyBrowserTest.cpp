@@ -37,7 +37,37 @@ using namespace delineate;
 
 namespace {
 
-class StudyBrowserTest : public test::EditingWindowTest {};
+class StudyBrowserTest : public test::EditingWindowTest {
+ protected:
+  // Opens the study browser, searches its node for `patient`, selects the one study found and
+  // retrieves it; succeeds when its first series was shown in the window.
+  ::testing::AssertionResult retrieveOnlyStudy(const QString& patient) {
+    window_->action(QStringLiteral("file.queryPacs"))->trigger();
+    app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
+    browser->refresh();
+    browser->patientEdit()->setText(patient);
+    browser->searchButton()->click();
+    if (!test::waitUntil([&] { return browser->studyTable()->rowCount() == 1; }, 30000)) {
+      return ::testing::AssertionFailure()
+             << "not one study found: " << browser->statusLabel()->text().toStdString();
+    }
+    browser->studyTable()->selectRow(0);
+    if (!test::waitUntil([&] { return browser->seriesTable()->rowCount() == 1; }, 30000)) {
+      return ::testing::AssertionFailure() << "the series were not listed";
+    }
+    bool shown = false;
+    const auto c =
+        QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&] { shown = true; });
+    browser->retrieveButton()->click();
+    const bool ok = test::waitUntil([&] { return shown && !browser->retrieves()->busy(); }, 60000);
+    QObject::disconnect(c);
+    if (!ok) {
+      return ::testing::AssertionFailure()
+             << "not shown: " << browser->statusLabel()->text().toStdString();
+    }
+    return ::testing::AssertionSuccess();
+  }
+};
 
 }  // namespace
 
@@ -273,20 +303,8 @@ TEST_F(StudyBrowserTest, ANodeMarkedCMoveRetrievesThroughTheStorageScp) {
   ASSERT_TRUE(kept.nodes.front().retrieveByMove);
   ASSERT_EQ(kept.storagePort, options.callerPort);
 
-  window_->action(QStringLiteral("file.queryPacs"))->trigger();
-  app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
-  browser->refresh();
-  browser->patientEdit()->setText(QStringLiteral("MOVE*"));
-  browser->searchButton()->click();
-  ASSERT_TRUE(test::waitUntil([&] { return browser->studyTable()->rowCount() == 1; }, 30000))
-      << browser->statusLabel()->text().toStdString();
-  browser->studyTable()->selectRow(0);
-  ASSERT_TRUE(test::waitUntil([&] { return browser->seriesTable()->rowCount() == 1; }, 30000));
-  bool shown = false;
-  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&] { shown = true; });
-  browser->retrieveButton()->click();
-  ASSERT_TRUE(test::waitUntil([&] { return shown && !browser->retrieves()->busy(); }, 60000))
-      << browser->statusLabel()->text().toStdString();
+  ASSERT_TRUE(retrieveOnlyStudy(QStringLiteral("MOVE*")));
+  const app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
   EXPECT_EQ(window_->volume()->info().patientName, "MOVE^MARY");
   EXPECT_TRUE(
       browser->statusLabel()->text().contains(QStringLiteral("%1 fetched").arg(files.size())))
@@ -358,20 +376,8 @@ TEST_F(StudyBrowserTest, AStorageScpListeningAlwaysReceivesIntoTheCacheAndServes
   // A C-MOVE retrieve while it listens: the node sends to it, nothing else opens the port.
   const auto moved = write("MOVE^PAT", movedUid);
   ASSERT_EQ(core::pacs::store(pacs.node(), moved, {}, quiet).storedCount(), moved.size());
-  window_->action(QStringLiteral("file.queryPacs"))->trigger();
-  app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
-  browser->refresh();
-  browser->patientEdit()->setText(QStringLiteral("MOVE^PAT"));
-  browser->searchButton()->click();
-  ASSERT_TRUE(test::waitUntil([&] { return browser->studyTable()->rowCount() == 1; }, 30000))
-      << browser->statusLabel()->text().toStdString();
-  browser->studyTable()->selectRow(0);
-  ASSERT_TRUE(test::waitUntil([&] { return browser->seriesTable()->rowCount() == 1; }, 30000));
-  bool shown = false;
-  QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&] { shown = true; });
-  browser->retrieveButton()->click();
-  ASSERT_TRUE(test::waitUntil([&] { return shown && !browser->retrieves()->busy(); }, 60000))
-      << browser->statusLabel()->text().toStdString();
+  ASSERT_TRUE(retrieveOnlyStudy(QStringLiteral("MOVE^PAT")));
+  const app::StudyBrowserDialog* browser = window_->pacs()->studyBrowser();
   EXPECT_EQ(window_->volume()->info().patientName, "MOVE^PAT");
   EXPECT_TRUE(
       browser->statusLabel()->text().contains(QStringLiteral("%1 fetched").arg(moved.size())))
