@@ -79,6 +79,7 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent)
       accession_(new QLineEdit(this)),
       modality_(new QComboBox(this)),
       date_(new QLineEdit(this)),
+      description_(new QLineEdit(this)),
       search_(new QPushButton(tr("Search"), this)),
       studies_(makeTable({tr("Patient"), tr("Patient ID"), tr("Date"), tr("Accession"),
                           tr("Modalities"), tr("Series"), tr("Instances"), tr("Description")},
@@ -105,6 +106,8 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent)
   }
   date_->setObjectName(QStringLiteral("pacsDate"));
   date_->setPlaceholderText(tr("YYYYMMDD or YYYYMMDD-YYYYMMDD"));
+  description_->setObjectName(QStringLiteral("pacsDescription"));
+  description_->setPlaceholderText(tr("*CHEST* (wildcards * and ?)"));
   search_->setObjectName(QStringLiteral("pacsSearch"));
   search_->setDefault(true);
   retrieve_->setObjectName(QStringLiteral("pacsRetrieve"));
@@ -120,6 +123,7 @@ StudyBrowserDialog::StudyBrowserDialog(QWidget* parent)
   form->addRow(tr("Accession"), accession_);
   form->addRow(tr("Modality"), modality_);
   form->addRow(tr("Study date"), date_);
+  form->addRow(tr("Description"), description_);
   auto* searchRow = new QHBoxLayout;
   searchRow->addStretch();
   searchRow->addWidget(search_);
@@ -209,6 +213,7 @@ void StudyBrowserDialog::search() {
   query.accessionNumber = accession_->text().trimmed().toStdString();
   query.modality = modality_->currentData().toString().toStdString();
   query.studyDate = date_->text().trimmed().remove(QLatin1Char(' ')).toStdString();
+  query.studyDescription = description_->text().trimmed().toStdString();
   query.limit = 1000;
   if (auto p = query.problem()) {
     setStatus(fromStdText(*p));
@@ -442,6 +447,7 @@ void StudyBrowserDialog::searchEarlier(const pacs::StudyRecord& current) {
   const std::string modality = current.modalities.empty() ? std::string() : current.modalities[0];
   patient_->clear();
   accession_->clear();
+  description_->clear();
   patientId_->setText(fromStdText(current.patientId));
   const int m = modality_->findData(fromStdText(modality));
   modality_->setCurrentIndex(std::max(m, 0));

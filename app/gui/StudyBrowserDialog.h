@@ -53,6 +53,7 @@ class StudyBrowserDialog : public QDialog {
   QLineEdit* accessionEdit() const { return accession_; }
   QComboBox* modalityBox() const { return modality_; }
   QLineEdit* dateEdit() const { return date_; }
+  QLineEdit* descriptionEdit() const { return description_; }
   QTableWidget* studyTable() const { return studies_; }
   QTableWidget* seriesTable() const { return series_; }
   QPushButton* searchButton() const { return search_; }
@@ -105,6 +106,7 @@ class StudyBrowserDialog : public QDialog {
   QLineEdit* accession_;
   QComboBox* modality_;
   QLineEdit* date_;
+  QLineEdit* description_;
   QPushButton* search_;
   QTableWidget* studies_;
   QTableWidget* series_;

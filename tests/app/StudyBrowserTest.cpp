@@ -119,6 +119,15 @@ TEST_F(StudyBrowserTest, SearchesListsTheSeriesAndRetrievesIntoTheWindow) {
   EXPECT_EQ(studies->item(0, 0)->text(), QStringLiteral("DOE, JANE"));
   EXPECT_EQ(studies->item(0, 2)->text(), QStringLiteral("2025-03-10"));
   EXPECT_EQ(studies->item(0, 6)->data(Qt::DisplayRole).toInt(), int(files.size()));
+  // By description, with a wildcard: a miss lists nothing, the study's own finds it again.
+  browser->descriptionEdit()->setText(QStringLiteral("Head*"));
+  browser->searchButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return !browser->queries()->busy(); }, 30000));
+  EXPECT_EQ(studies->rowCount(), 0) << browser->statusLabel()->text().toStdString();
+  browser->descriptionEdit()->setText(QStringLiteral("Chest*"));
+  browser->searchButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return studies->rowCount() == 1; }, 30000))
+      << browser->statusLabel()->text().toStdString();
 
   studies->selectRow(0);
   QTableWidget* series = browser->seriesTable();
