@@ -3,6 +3,8 @@
 #include <cmath>
 #include <optional>
 
+#include "core/Error.h"
+
 namespace delineate::server {
 
 namespace {
@@ -37,6 +39,21 @@ std::vector<core::ai::VoxelIndex> clicksOf(const nlohmann::json& params, const c
     }
   }
   return out;
+}
+
+std::string textParam(const nlohmann::json& params, const char* key, const std::string& fallback) {
+  if (!params.is_object()) {
+    return fallback;
+  }
+  const auto it = params.find(key);
+  if (it == params.end() || it->is_null()) {
+    return fallback;
+  }
+  if (!it->is_string()) {
+    throw core::Error(core::ErrorKind::InvalidInput, "params",
+                      std::string("\"") + key + "\" must be a text, not " + it->dump());
+  }
+  return it->get<std::string>();
 }
 
 }  // namespace delineate::server

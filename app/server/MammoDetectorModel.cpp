@@ -1,5 +1,7 @@
 #include "app/server/MammoDetectorModel.h"
 
+#include "app/server/ClickParams.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -59,18 +61,6 @@ bool endsWithIgnoreCase(const std::string& text, const std::string& suffix) {
     }
   }
   return true;
-}
-
-std::string textParam(const json& params, const char* key) {
-  const auto it = params.find(key);
-  if (it == params.end() || it->is_null()) {
-    return {};
-  }
-  if (!it->is_string()) {
-    throw core::Error(core::ErrorKind::InvalidInput, "params",
-                      std::string("\"") + key + "\" must be a text, not " + it->dump());
-  }
-  return it->get<std::string>();
 }
 
 }  // namespace
@@ -139,10 +129,10 @@ json runMammoDetector(mammo::DetectorImage image, const json& params,
     options.markThreshold = t->get<double>();
   }
   if (image.view.laterality == mammo::Laterality::Unknown) {
-    image.view.laterality = mammo::parseLaterality(textParam(params, "laterality"));
+    image.view.laterality = mammo::parseLaterality(textParam(params, "laterality", ""));
   }
   if (image.view.view == mammo::ViewCode::Unknown) {
-    image.view.view = mammo::parseViewCode(textParam(params, "view"));
+    image.view.view = mammo::parseViewCode(textParam(params, "view", ""));
   }
   if (image.view.id.empty()) {
     image.view.id = "image";

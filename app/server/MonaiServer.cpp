@@ -162,7 +162,14 @@ net::HttpResponse MonaiServer::handle(const net::ServerRequest& r) {
   } catch (const core::CancelledError&) {
     return detail(500, "cancelled");
   } catch (const core::Error& e) {
-    return detail(e.kind() == core::ErrorKind::InvalidInput ? 400 : 500, e.what());
+    // What the request asked for is wrong or not served (a 3-D image for a 2-D model): the
+    // client's to fix. The rest is the server's.
+    const bool clients = e.kind() == core::ErrorKind::InvalidInput ||
+                         e.kind() == core::ErrorKind::Unsupported ||
+                         e.kind() == core::ErrorKind::TooLarge;
+    return detail(clients ? 400 : 500, e.what());
+  } catch (const nlohmann::json::exception& e) {
+    return detail(422, std::string("malformed request: ") + e.what());
   } catch (const std::exception& e) {
     return detail(500, e.what());
   }
@@ -274,7 +281,7 @@ net::HttpResponse MonaiServer::infer(const std::string& model, const net::Server
     request.image = std::get<core::VolumePtr>(named);
   }
   const double pre = std::chrono::duration<double>(Clock::now() - start).count();
-  request.label = params.value("label", "");
+  request.label = textParam(params, "label", "");
   request.foreground = clicksOf(params, "foreground");
   request.background = clicksOf(params, "background");
   request.extremePoints = clicksOf(params, "points");
@@ -282,8 +289,9 @@ net::HttpResponse MonaiServer::infer(const std::string& model, const net::Server
   ai::InferResult result = backend_->infer(request, progress);
 
   const auto writeStart = Clock::now();
-  const std::string extension = params.value("result_extension", ".nii.gz");
-  const std::string image = labelBytes(*result.labels, extension, params.value("result_dtype", ""));
+  const std::string extension = textParam(params, "result_extension", ".nii.gz");
+  const std::string image =
+      labelBytes(*result.labels, extension, textParam(params, "result_dtype", ""));
   const double write = std::chrono::duration<double>(Clock::now() - writeStart).count();
   json out = result.params;
   out["latencies"]["pre"] = pre;
@@ -432,7 +440,7 @@ net::HttpResponse MonaiServer::activeLearning(const std::string& strategy,
     return detail(404, "Strategy (" + strategy + ") Not Found");
   }
   const json body = json::parse(r.body.empty() ? std::string("{}") : r.body, nullptr, false);
-  const std::string client = body.is_object() ? body.value("client_id", "") : "";
+  const std::string client = textParam(body, "client_id", "");
   const auto next = datastore_.nextUnlabelled(strategy, client);
   return jsonAnswer(200, next ? *next : json::object());
 }
