@@ -11,6 +11,10 @@ find_package(ZLIB REQUIRED)
 find_package(Threads REQUIRED)
 find_library(LIBDEFLATE_LIBRARY deflate REQUIRED)  # one-shot inflate floor in benchmarks
 find_library(ISAL_LIBRARY isal REQUIRED)  # streaming gzip inflate for .nii.gz (libisal-dev)
+# Blosc2 chunks of nnInteractive's packed arrays (Debian 12 has no libblosc2): libzstd-dev,
+# liblz4-dev.
+find_library(ZSTD_LIBRARY zstd REQUIRED)
+find_library(LZ4_LIBRARY lz4 REQUIRED)
 # HTTP for the AI-server client and delineate-server; kept behind core/net's own interface.
 find_package(cpprestsdk CONFIG REQUIRED)
 find_package(OpenSSL REQUIRED)

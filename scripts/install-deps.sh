@@ -8,7 +8,7 @@ pkgs=(
   xdg-desktop-portal xdg-desktop-portal-gtk dconf-service dconf-gsettings-backend
   gsettings-desktop-schemas libglib2.0-bin
   libvtk9-dev libinsighttoolkit5-dev libdcmtk-dev libcpprest-dev libssl-dev
-  nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev
+  nlohmann-json3-dev libdeflate-dev libisal-dev zlib1g-dev libzstd-dev liblz4-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcmtk dicom3tools dcm2niix plastimatch poppler-utils orthanc orthanc-dicomweb
