@@ -1,5 +1,7 @@
 #include "annotation/engine/LocalEngineBackend.h"
 
+#include "annotation/engine/PromptSegmenter.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -73,6 +75,13 @@ core::ai::ServerInfo LocalEngineBackend::info(core::ProgressSink&) {
   return core::ai::parseMonaiInfo(infoJson().dump(), displayName());
 }
 
+core::ai::BackendCapabilities LocalEngineBackend::capabilities() const {
+  core::ai::BackendCapabilities c;
+  c.promptKinds = {core::ai::PromptKind::Point, core::ai::PromptKind::Box,
+                   core::ai::PromptKind::Scribble, core::ai::PromptKind::Lasso};
+  return c;
+}
+
 core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& request,
                                                 core::ProgressSink& progress) {
   const auto start = Clock::now();
@@ -121,15 +130,26 @@ core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& re
       }
       points[i] = *p;
     }
-  } else if (guidance.positives().empty()) {
+  }
+  // Boxes, scribbles and lassos with the clicks: the prompt segmenter (clicks as point prompts).
+  std::vector<core::ai::Prompt> prompts = request.prompts;
+  for (const GuidanceClick& c : guidance.clicks) {
+    core::ai::Prompt p;
+    p.point = c.voxel;
+    p.positive = c.positive;
+    prompts.push_back(p);
+  }
+  if (!extreme && guidanceOf(prompts, n).positives().empty()) {
     throw core::Error(core::ErrorKind::InvalidInput, displayName(),
-                      "no positive click inside the image");
+                      "no positive click or prompt inside the image");
   }
   // Extreme points: the tissues along the paths between opposite points guide the segmenter,
   // clipped to the points' box (ExtremePointSegmenter).
   const BoxMask mask =
       extreme ? ExtremePointSegmenter(options).segment(*request.image, points, progress)
-              : PointGuidedSegmenter(options).segment(*request.image, guidance, progress);
+      : request.prompts.empty()
+          ? PointGuidedSegmenter(options).segment(*request.image, guidance, progress)
+          : PromptSegmenter(options).segment(*request.image, prompts, progress);
 
   core::ai::InferResult result;
   core::Segment segment = core::defaultSegment(1);

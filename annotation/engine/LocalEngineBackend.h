@@ -26,6 +26,8 @@ class LocalEngineBackend : public core::ai::AiBackend {
   // The /info/ answer a MONAI Label server would give for these models.
   static nlohmann::json infoJson();
   core::ai::ServerInfo info(core::ProgressSink& progress) override;
+  // Points, boxes, scribbles and lassos (PromptSegmenter), with the click model.
+  core::ai::BackendCapabilities capabilities() const override;
   // The proposal on the request image's grid, label value 1 named after request.label.
   core::ai::InferResult infer(const core::ai::InferRequest& request,
                               core::ProgressSink& progress) override;

@@ -112,9 +112,13 @@ MonaiServer::MonaiServer(std::shared_ptr<ai::AiBackend> backend, ServerOptions o
       datastore_(options_.datastore),
       training_(options_.trainCommand, options_.datastore / "train"),
       auth_(options_.auth ? std::make_unique<AuthGate>(*options_.auth) : nullptr),
-      aiaa_(backend_, sessions_) {}
+      aiaa_(backend_, sessions_),
+      nnInteractive_(options_.nnInteractive) {}
 
 net::HttpResponse MonaiServer::handle(const net::ServerRequest& r) {
+  if (auto answer = nnInteractive_.handle(r)) {
+    return *answer;  // its own API key and leases
+  }
   try {
     if (auth_) {
       if (auto refused = auth_->check(r)) {

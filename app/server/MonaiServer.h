@@ -15,7 +15,8 @@
 //                                        train_stats.json is /info/'s train_stats
 //                                        (TrainingRunner.h)
 //   /auth/ and bearer tokens on every route only when ServerOptions::auth is set (AuthGate.h)
-// Clara AIAA v1 clients are served too (/v1/..., AiaaApi).
+// Clara AIAA v1 clients are served too (/v1/..., AiaaApi), and nnInteractive v2 clients
+// (/claim, /set_image, /add_*_interaction, ..., NnInteractiveApi).
 // Answers follow the real server's shapes, including its error shapes (JSON `detail`), so that
 // the client's handling of a real server is exercised over HTTP by the tests. A request whose
 // body is shorter than its Content-Length (the client went away) is refused before any route. No
@@ -31,6 +32,7 @@
 #include "app/server/AiaaApi.h"
 #include "app/server/AuthGate.h"
 #include "app/server/FileDatastore.h"
+#include "app/server/NnInteractiveApi.h"
 #include "app/server/SessionStore.h"
 #include "app/server/TrainingRunner.h"
 #include "core/ai/AiBackend.h"
@@ -47,6 +49,8 @@ struct ServerOptions {
   // app-level `labels` of /info/ and the trainer's, which clients check submitted labels against.
   // Empty: none declared (clients then fall back to the models' labels).
   std::vector<std::pair<std::string, int>> labels;
+  // nnInteractive v2 routes on the same port (their own API key and leases; not behind `auth`).
+  NnInteractiveOptions nnInteractive;
 };
 
 class MonaiServer {
@@ -58,6 +62,7 @@ class MonaiServer {
   SessionStore& sessions() { return sessions_; }
   FileDatastore& datastore() { return datastore_; }
   TrainingRunner& training() { return training_; }
+  NnInteractiveApi& nnInteractive() { return nnInteractive_; }
 
  private:
   core::net::HttpResponse info();
@@ -79,6 +84,7 @@ class MonaiServer {
   TrainingRunner training_;
   std::unique_ptr<AuthGate> auth_;  // null when auth is off
   AiaaApi aiaa_;  // the Clara AIAA v1 routes (/v1/...), on the same backend and sessions
+  NnInteractiveApi nnInteractive_;  // /claim, /set_image, /add_*_interaction, ...
 };
 
 }  // namespace delineate::server

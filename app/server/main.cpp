@@ -3,6 +3,8 @@
 //   delineate-server [--host 127.0.0.1] [--port 8000] [--datastore DIR]
 //                    [--train-command "CMD"] [--train-model NAME]
 //                    [--auth-users USERS.json [--token-lifetime S] [--refresh-lifetime S]]
+//                    [--api-key KEY] [--max-sessions N] [--idle-timeout-seconds S]
+//                    [--liveness-timeout-seconds S]
 #include <signal.h>
 
 #include <chrono>
@@ -39,13 +41,20 @@ int usage(const char* error) {
       "                        [--labels NAME=VALUE,NAME=VALUE...]\n"
       "                        [--auth-users USERS.json [--token-lifetime SECONDS]\n"
       "                                                 [--refresh-lifetime SECONDS]]\n"
-      "Serves the MONAI Label API subset Delineate uses, backed by the built-in engine.\n"
+      "                        [--api-key KEY] [--max-sessions N]\n"
+      "                        [--idle-timeout-seconds S] [--liveness-timeout-seconds S]\n"
+      "Serves the MONAI Label API subset Delineate uses, Clara AIAA's v1 routes and\n"
+      "nnInteractive's v2 routes, backed by the built-in engine.\n"
       "Listens on 127.0.0.1:8000 by default; --port 0 picks a free port (printed).\n"
       "--auth-users turns sign-in on: USERS.json is {\"users\": [{\"username\",\n"
       "\"password\", \"roles\": [\"monailabel-user\", ...]}]}; access tokens live 300 s and\n"
       "refresh tokens 1800 s unless told otherwise. Without it /auth/ answers 404.\n"
       "--labels declares the labels the datastore's cases carry and training learns\n"
-      "(e.g. spleen=1,liver=2): clients check submitted labels against them.\n");
+      "(e.g. spleen=1,liver=2): clients check submitted labels against them.\n"
+      "nnInteractive clients claim one of --max-sessions leases (default 3), reaped after\n"
+      "--idle-timeout-seconds without a prompt (600) or --liveness-timeout-seconds\n"
+      "without any request (60); --api-key (or NN_INTERACTIVE_API_KEY) makes them send\n"
+      "Authorization: Bearer KEY.\n");
   return error != nullptr ? 2 : 0;
 }
 
@@ -60,6 +69,9 @@ int main(int argc, char** argv) {
   std::string usersFile;
   options.datastore = std::filesystem::path(std::getenv("HOME") ? std::getenv("HOME") : "/tmp") /
                       ".local/share/delineate/datastore";
+  if (const char* key = std::getenv("NN_INTERACTIVE_API_KEY")) {
+    options.nnInteractive.apiKey = key;
+  }
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
@@ -92,6 +104,22 @@ int main(int argc, char** argv) {
         }
         options.labels.emplace_back(item.substr(0, eq), label);
       }
+    } else if (a == "--api-key" && (v = value())) {
+      options.nnInteractive.apiKey = v;
+    } else if (a == "--max-sessions" && (v = value())) {
+      options.nnInteractive.leases.maxSessions = std::atoi(v);
+      if (options.nnInteractive.leases.maxSessions <= 0) {
+        return usage("--max-sessions needs a number above 0");
+      }
+    } else if ((a == "--idle-timeout-seconds" || a == "--liveness-timeout-seconds") &&
+               (v = value())) {
+      const double seconds = std::strtod(v, nullptr);
+      if (!(seconds >= 0)) {
+        return usage((a + " needs a number of seconds").c_str());
+      }
+      (a == "--idle-timeout-seconds" ? options.nnInteractive.leases.idleTimeoutSeconds
+                                     : options.nnInteractive.leases.livenessTimeoutSeconds) =
+          seconds;
     } else if (a == "--auth-users" && (v = value())) {
       usersFile = v;
     } else if ((a == "--token-lifetime" || a == "--refresh-lifetime") && (v = value())) {
@@ -125,8 +153,11 @@ int main(int argc, char** argv) {
     const std::string signIn =
         options.auth ? "sign-in required, " + std::to_string(auth.users.size()) + " user(s)"
                      : "no sign-in";
-    std::printf("delineate-server listening on %s (datastore %s, %s)\n", address.c_str(),
-                options.datastore.c_str(), signIn.c_str());
+    std::printf(
+        "delineate-server listening on %s (datastore %s, %s; nnInteractive: %d sessions, %s)\n",
+        address.c_str(), options.datastore.c_str(), signIn.c_str(),
+        options.nnInteractive.leases.maxSessions,
+        options.nnInteractive.apiKey.empty() ? "no API key" : "API key required");
     std::fflush(stdout);
     int signal = 0;
     sigwait(&stop, &signal);

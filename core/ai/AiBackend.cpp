@@ -1,5 +1,7 @@
 #include "core/ai/AiBackend.h"
 
+#include <algorithm>
+
 #include "core/Error.h"
 
 namespace delineate::core::ai {
@@ -12,6 +14,18 @@ namespace {
 }
 
 }  // namespace
+
+bool BackendCapabilities::takes(PromptKind kind) const {
+  return std::find(promptKinds.begin(), promptKinds.end(), kind) != promptKinds.end();
+}
+
+BackendCapabilities AiBackend::capabilities() const {
+  return {};
+}
+
+InferResult AiBackend::undoLastPrompt(ProgressSink&) {
+  unsupported(*this, "taking a prompt back on the server");
+}
 
 std::string AiBackend::uploadImage(const Volume&, const std::string&, ProgressSink&) {
   unsupported(*this, "uploading images");

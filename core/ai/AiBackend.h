@@ -14,6 +14,7 @@
 
 #include "core/ai/ClickIndex.h"
 #include "core/ai/MonaiInfo.h"
+#include "core/ai/Prompt.h"
 #include "core/ai/SignIn.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/model/LabelMap.h"
@@ -37,6 +38,21 @@ struct InferRequest {
   std::vector<VoxelIndex> extremePoints;
   std::optional<std::int64_t> slice;  // 2D models: the slice being worked on
   nlohmann::json options;             // model options chosen by the user (config keys)
+  // Boxes, scribbles and lassos (and points given as prompts), oldest first, for backends whose
+  // capabilities list their kinds. Clicks stay in foreground/background.
+  std::vector<Prompt> prompts;
+};
+
+// What a backend takes and does, declared so that the app and the CLI offer only what works
+// and refuse the rest naming the backend and the prompt kind.
+struct BackendCapabilities {
+  std::vector<PromptKind> promptKinds;  // what InferRequest::prompts may hold
+  bool serverUndo = false;              // undoLastPrompt() takes a prompt back on the server
+  bool sessions = false;                // the image is sent once and kept by the server
+  bool training = false;
+  bool datastore = false;
+
+  bool takes(PromptKind kind) const;
 };
 
 // Where the seconds of one inference went: the client's own view beside the server's.
@@ -93,6 +109,11 @@ class AiBackend {
   virtual std::string displayName() const = 0;
   virtual ServerInfo info(ProgressSink& progress) = 0;
   virtual InferResult infer(const InferRequest& request, ProgressSink& progress) = 0;
+  // The default: clicks only, no server undo, nothing else declared.
+  virtual BackendCapabilities capabilities() const;
+  // Takes the latest prompt back on the server and returns the proposal as it was before it
+  // (nnInteractive keeps one level). The default throws Error(Unsupported) naming the backend.
+  virtual InferResult undoLastPrompt(ProgressSink& progress);
 
   // Datastore, active learning and training (the retraining workflow). The defaults throw
   // Error(Unsupported) naming the backend.

@@ -13,7 +13,7 @@
 
 namespace delineate::test {
 
-BallImage::BallImage() {
+BallImage::BallImage(core::ai::VoxelIndex at, double radiusMm) : centre(at) {
   core::ImageGeometry g;
   g.size = {48, 44, 40};
   g.spacing = {0.9, 0.9, 1.5};
@@ -29,7 +29,7 @@ BallImage::BallImage() {
         const double dx = (double(i) - double(centre[0])) * g.spacing[0];
         const double dy = (double(j) - double(centre[1])) * g.spacing[1];
         const double dz = (double(k) - double(centre[2])) * g.spacing[2];
-        const bool in = dx * dx + dy * dy + dz * dz <= 81.0;
+        const bool in = dx * dx + dy * dy + dz * dz <= radiusMm * radiusMm;
         v[n] = static_cast<std::int16_t>((in ? 180.0 : 40.0) + noise(rng));
         truth->mutableData()[n] = in ? 1 : 0;
       }
@@ -102,12 +102,14 @@ std::pair<double, double> labelCentroid(const core::sample::SampleCase& c, std::
 
 LocalServer::LocalServer(const std::filesystem::path& datastore, std::string trainCommand,
                          std::optional<server::AuthOptions> auth,
-                         std::vector<std::pair<std::string, int>> labels) {
+                         std::vector<std::pair<std::string, int>> labels,
+                         server::NnInteractiveOptions nnInteractive) {
   server::ServerOptions options;
   options.datastore = datastore;
   options.trainCommand = std::move(trainCommand);
   options.auth = std::move(auth);
   options.labels = std::move(labels);
+  options.nnInteractive = std::move(nnInteractive);
   app_ = std::make_unique<server::MonaiServer>(std::make_shared<annotation::LocalEngineBackend>(),
                                                options);
   url_ = "http://127.0.0.1:" + std::to_string(core::net::freeLocalPort());

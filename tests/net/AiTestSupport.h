@@ -19,7 +19,9 @@ namespace delineate::test {
 // A 48x44x40 CT-like image (0.9 x 0.9 x 1.5 mm, oblique-free) with a bright ball (radius 9 mm)
 // at `centreIndex()` in noisy soft tissue; `truth()` is the ball.
 struct BallImage {
-  BallImage();
+  BallImage() : BallImage({24, 22, 20}) {}
+  // The ball elsewhere, with another radius (mm).
+  explicit BallImage(core::ai::VoxelIndex at, double radiusMm = 9.0);
   core::VolumePtr image;
   std::shared_ptr<core::LabelMap> truth;
   core::ai::VoxelIndex centre{24, 22, 20};
@@ -48,7 +50,8 @@ class LocalServer {
   // `labels`: the label schema the server declares (ServerOptions::labels).
   explicit LocalServer(const std::filesystem::path& datastore, std::string trainCommand = {},
                        std::optional<server::AuthOptions> auth = std::nullopt,
-                       std::vector<std::pair<std::string, int>> labels = {});
+                       std::vector<std::pair<std::string, int>> labels = {},
+                       server::NnInteractiveOptions nnInteractive = {});
   const std::string& url() const { return url_; }
   server::MonaiServer& app() { return *app_; }
 
