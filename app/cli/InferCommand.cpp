@@ -1,11 +1,14 @@
 // delineate-cli infer: one inference on a MONAI Label-compatible server (or delineate-server),
 // the result written as a label file, the timings printed as JSON.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "CliPassword.h"
 #include "CliProgress.h"
@@ -16,6 +19,7 @@
 #include "core/io/PathLoader.h"
 #include "plugins/clara-aiaa/ClaraAiaaBackend.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
+#include "plugins/nninteractive/NnInteractiveBackend.h"
 
 namespace delineate::cli {
 
@@ -24,7 +28,10 @@ namespace {
 constexpr const char* kInferUsage =
     "usage: delineate-cli infer --server URL --model NAME --image FILE|DICOM_DIR\n"
     "                           [--fg i,j,k ...] [--bg i,j,k ...] [--extreme i,j,k x6]\n"
-    "                           [--label NAME] [--api monai|aiaa]\n"
+    "                           [--point i,j,k[,-] ...] [--box i0,j0,k0,i1,j1,k1[,-] ...]\n"
+    "                           [--scribble MASK[,-] ...] [--lasso MASK[,-] ...]\n"
+    "                           [--label NAME] [--api monai|aiaa|nninteractive]\n"
+    "                           [--api-key KEY]\n"
     "                           [--session] [--image-id ID] [--token TOKEN] [--ca CA.pem]\n"
     "                           [--user NAME [--password-file FILE]] [--allow-burned-in]\n"
     "                           --out LABEL.nii.gz\n"
@@ -34,6 +41,13 @@ constexpr const char* kInferUsage =
     "  --extreme gives the six extreme points of a structure (DEXTR3D models). --api aiaa talks\n"
     "  to an NVIDIA Clara AIAA v1 server instead of MONAI Label (the DEXTR3D crop is made here;\n"
     "  --image-id, --token and --user are MONAI Label's only).\n"
+    "  --api nninteractive talks to an nnInteractive v2 server (--model may be left out; the\n"
+    "  API key from --api-key or NN_INTERACTIVE_API_KEY). Prompts, in the order given: --point\n"
+    "  (a click; ',-' makes it negative), --box (corner voxels, both inside the box; a box one\n"
+    "  voxel thick along an axis is drawn on that slice), --scribble and --lasso (a label image\n"
+    "  on the image's grid whose non-zero voxels are the stroke, or the filled outline, usually\n"
+    "  on one slice). Boxes, scribbles and lassos need a backend that takes them; others are\n"
+    "  refused naming the server and the prompt kind.\n"
     "  An image that may show identifying text in its pixels (Burned In Annotation YES, or\n"
     "  absent from ultrasound, secondary capture, ...) is refused before anything is sent,\n"
     "  unless --allow-burned-in (a server trusted with identifiable images). File names and\n"
@@ -51,6 +65,59 @@ bool parseIndex(const std::string& text, core::ai::VoxelIndex& out) {
   }
   out = {a, b, c};
   return true;
+}
+
+// "i0,j0,k0,i1,j1,k1[,-]": corner voxels, both inside.
+bool parseBox(const std::string& text, core::ai::Prompt& out) {
+  long long v[6] = {};
+  char tail[3] = {};
+  const int n = std::sscanf(text.c_str(), "%lld,%lld,%lld,%lld,%lld,%lld%2s", &v[0], &v[1], &v[2],
+                            &v[3], &v[4], &v[5], tail);
+  if (n < 6 || (n == 7 && std::string(tail) != ",-") ||
+      std::any_of(v, v + 6, [](long long x) { return x < 0; })) {
+    return false;
+  }
+  out.kind = core::ai::PromptKind::Box;
+  out.positive = n == 6;
+  for (int a = 0; a < 3; ++a) {
+    out.box.lo[a] = static_cast<std::size_t>(std::min(v[a], v[a + 3]));
+    out.box.hi[a] = static_cast<std::size_t>(std::max(v[a], v[a + 3])) + 1;
+  }
+  return true;
+}
+
+// A scribble or lasso from a label image on the image's grid: its non-zero voxels, over their
+// box. "FILE,-" makes it negative.
+core::ai::Prompt maskPromptFrom(std::string file, core::ai::PromptKind kind,
+                                const core::ImageGeometry& grid) {
+  core::ai::Prompt p;
+  p.kind = kind;
+  if (file.size() > 2 && file.compare(file.size() - 2, 2, ",-") == 0) {
+    p.positive = false;
+    file.resize(file.size() - 2);
+  }
+  const core::LabelMap mask = core::readLabelMapFiles(file, &grid);
+  const core::Size3 n = grid.size;
+  for (std::size_t k = 0, m = 0; k < n[2]; ++k) {
+    for (std::size_t j = 0; j < n[1]; ++j) {
+      for (std::size_t i = 0; i < n[0]; ++i, ++m) {
+        if (mask.data()[m] != 0) {
+          p.box.include(i, j, k);
+        }
+      }
+    }
+  }
+  if (p.box.empty()) {
+    throw core::Error(core::ErrorKind::InvalidInput, file, "the mask has no voxel set");
+  }
+  for (std::size_t k = p.box.lo[2]; k < p.box.hi[2]; ++k) {
+    for (std::size_t j = p.box.lo[1]; j < p.box.hi[1]; ++j) {
+      for (std::size_t i = p.box.lo[0]; i < p.box.hi[0]; ++i) {
+        p.mask.push_back(mask.data()[i + n[0] * (j + n[1] * k)] != 0 ? 1 : 0);
+      }
+    }
+  }
+  return p;
 }
 
 // Writes the proposal to `out` and prints the timings as JSON; 0.
@@ -87,6 +154,11 @@ int runInfer(const Args& args) {
   config.useSessions = false;
   core::ai::InferRequest request;
   std::string image, out, user, passwordFile, api = "monai";
+  std::string apiKey =
+      std::getenv("NN_INTERACTIVE_API_KEY") ? std::getenv("NN_INTERACTIVE_API_KEY") : "";
+  // Prompts in the order given; scribbles and lassos read once the image's grid is known.
+  std::vector<std::pair<core::ai::PromptKind, std::string>> maskFiles;
+  std::vector<std::variant<core::ai::Prompt, std::size_t>> order;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     const bool hasValue = i + 1 < args.size();
@@ -116,6 +188,34 @@ int runInfer(const Args& args) {
       passwordFile = args[++i];
     } else if (a == "--api") {
       api = args[++i];
+    } else if (a == "--api-key") {
+      apiKey = args[++i];
+    } else if (a == "--point") {
+      const std::string text = args[++i];
+      const bool negative = text.size() > 2 && text.compare(text.size() - 2, 2, ",-") == 0;
+      if (!parseIndex(negative ? text.substr(0, text.size() - 2) : text, v) || v[0] < 0 ||
+          v[1] < 0 || v[2] < 0) {
+        std::fprintf(stderr, "delineate-cli infer: --point needs i,j,k[,-], not '%s'\n",
+                     text.c_str());
+        return 2;
+      }
+      core::ai::Prompt p;
+      p.positive = !negative;
+      p.point = {std::size_t(v[0]), std::size_t(v[1]), std::size_t(v[2])};
+      order.emplace_back(p);
+    } else if (a == "--box") {
+      core::ai::Prompt p;
+      if (!parseBox(args[++i], p)) {
+        std::fprintf(stderr, "delineate-cli infer: --box needs i0,j0,k0,i1,j1,k1[,-], not '%s'\n",
+                     args[i].c_str());
+        return 2;
+      }
+      order.emplace_back(p);
+    } else if (a == "--scribble" || a == "--lasso") {
+      maskFiles.emplace_back(
+          a == "--scribble" ? core::ai::PromptKind::Scribble : core::ai::PromptKind::Lasso,
+          args[++i]);
+      order.emplace_back(maskFiles.size() - 1);
     } else if (a == "--extreme" && parseIndex(args[i + 1], v)) {
       request.extremePoints.push_back(v);
       ++i;
@@ -131,8 +231,11 @@ int runInfer(const Args& args) {
       return 2;
     }
   }
+  if (api == "nninteractive" && request.model.empty()) {
+    request.model = plugins::NnInteractiveBackend::kModel;
+  }
   if (config.url.empty() || request.model.empty() || image.empty() || out.empty() ||
-      (api != "monai" && api != "aiaa")) {
+      (api != "monai" && api != "aiaa" && api != "nninteractive")) {
     std::fputs(kInferUsage, stderr);
     return 2;
   }
@@ -154,6 +257,44 @@ int runInfer(const Args& args) {
   CliProgress progress;
   request.image = core::openPath(image, progress).volume;
   try {
+    for (auto& item : order) {
+      request.prompts.push_back(std::holds_alternative<core::ai::Prompt>(item)
+                                    ? std::get<core::ai::Prompt>(item)
+                                    : maskPromptFrom(maskFiles[std::get<std::size_t>(item)].second,
+                                                     maskFiles[std::get<std::size_t>(item)].first,
+                                                     request.image->geometry()));
+    }
+    std::unique_ptr<core::ai::AiBackend> chosen;
+    if (api == "nninteractive") {
+      plugins::NnInteractiveConfig nn;
+      nn.url = config.url;
+      nn.apiKey = apiKey;
+      nn.tls = config.tls;
+      nn.outbound = config.outbound;
+      chosen = std::make_unique<plugins::NnInteractiveBackend>(nn);
+    }
+    if (!request.prompts.empty()) {
+      if (!chosen) {
+        // MONAI Label and AIAA models take clicks: points become foreground/background clicks.
+        for (const core::ai::Prompt& p : request.prompts) {
+          if (p.kind != core::ai::PromptKind::Point) {
+            std::fprintf(stderr,
+                         "delineate-cli infer: model '%s' on %s does not take %s prompts (only "
+                         "clicks)\n",
+                         request.model.c_str(), config.url.c_str(),
+                         core::ai::promptKindName(p.kind));
+            return 1;
+          }
+          (p.positive ? request.foreground : request.background)
+              .push_back(
+                  {std::int64_t(p.point[0]), std::int64_t(p.point[1]), std::int64_t(p.point[2])});
+        }
+        request.prompts.clear();
+      }
+    }
+    if (chosen) {
+      return writeResult(chosen->infer(request, progress), config.url, request.model, out);
+    }
     if (api == "aiaa") {
       plugins::ClaraServerConfig clara;
       clara.url = config.url;

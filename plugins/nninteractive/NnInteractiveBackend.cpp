@@ -105,7 +105,13 @@ net::HttpResponse NnInteractiveBackend::call(const std::string& method, const st
     r.headers.push_back({"X-Meta", meta});
   }
   try {
-    return http_->send(r, progress);
+    net::HttpResponse answer = http_->send(r, progress);
+    timings_.uploadSeconds += answer.timings.uploadSeconds;
+    timings_.waitSeconds += answer.timings.waitSeconds;
+    timings_.downloadSeconds += answer.timings.downloadSeconds;
+    timings_.bytesSent += answer.timings.bytesSent;
+    timings_.bytesReceived += answer.timings.bytesReceived;
+    return answer;
   } catch (const core::CancelledError&) {
     throw;
   } catch (const core::Error& e) {
@@ -442,6 +448,7 @@ ai::InferResult NnInteractiveBackend::infer(const ai::InferRequest& request,
     }
   }
   leaseRenewed_ = false;
+  timings_ = {};
   ai::InferResult result;
   for (int attempt = 0; attempt < 2; ++attempt) {
     try {
@@ -481,11 +488,12 @@ ai::InferResult NnInteractiveBackend::infer(const ai::InferRequest& request,
       leaseRenewed_ = true;
     }
   }
-  result = [&] {
-    ai::InferResult r = proposal(request.label);
-    r.timings.sessionCreated = result.timings.sessionCreated;
-    return r;
-  }();
+  const bool created = result.timings.sessionCreated;
+  result = proposal(request.label);
+  const double decode = result.timings.decodeSeconds;
+  result.timings = timings_;
+  result.timings.decodeSeconds = decode;
+  result.timings.sessionCreated = created;
   result.timings.totalSeconds = seconds(Clock::now() - start);
   return result;
 }

@@ -81,6 +81,7 @@ class NnInteractiveBackend : public core::ai::AiBackend {
   std::vector<core::ai::Prompt> sent_;  // the prompts behind buffer_, in order
   std::string label_;
   bool leaseRenewed_ = false;
+  core::ai::InferTimings timings_;  // of the calls since the current infer began
   // Heartbeat.
   std::mutex beatMutex_;
   std::condition_variable beatWake_;

@@ -64,10 +64,13 @@ TEST_F(AiPluginGuiTest, TheBackendListComesFromThePluginsAndTheEngineRunsInsideI
 
   // The "+ server" choices are the server plugins loaded, by their names.
   EXPECT_EQ(app::AiController::serverKinds(),
-            (QStringList{QStringLiteral("monai-label"), QStringLiteral("clara-aiaa")}))
+            (QStringList{QStringLiteral("monai-label"), QStringLiteral("clara-aiaa"),
+                         QStringLiteral("nninteractive")}))
       << app::AiController::serverKinds().join(QStringLiteral(",")).toStdString();
   EXPECT_EQ(app::AiController::serverKindName(QStringLiteral("clara-aiaa")),
             QStringLiteral("Clara AIAA"));
+  EXPECT_EQ(app::AiController::serverKindName(QStringLiteral("nninteractive")),
+            QStringLiteral("nnInteractive"));
 
   const QString url = QStringLiteral("http://127.0.0.1:9");
   const int monai = ai->addServer(url, QStringLiteral("monai-label"));

@@ -277,3 +277,46 @@ TEST(ServerProcess, CliDetectAsksTheServersMammographyModel) {
   EXPECT_NE(bad.find((dir / "study").string()), std::string::npos) << bad;
   EXPECT_EQ(server.stop(), 0);
 }
+
+TEST(ServerProcess, CliInferSpeaksNnInteractiveWithPointsBoxesAndLassos) {
+  test::TempDir dir;
+  const test::BallImage ball({32, 13, 10}, 7.0);
+  core::writeVolumeFile(*ball.image, dir / "ball.nii.gz");
+  // A lasso drawn on the ball's axial slice, as a label image on the image's grid.
+  core::LabelMap lasso("lasso", ball.image->geometry(), {core::defaultSegment(1)});
+  for (std::size_t j = 5; j < 22; ++j) {
+    for (std::size_t i = 24; i < 41; ++i) {
+      lasso.mutableData()[i + 48 * (j + 44 * 10)] = 1;
+    }
+  }
+  core::writeLabelMapFiles(lasso, dir / "lasso.nii.gz");
+  RunningServer server(dir / "store", {"--api-key", "k3y"});
+  const std::string base = std::string(DELINEATE_CLI) + " infer --api nninteractive --server " +
+                           server.url() + " --image " + (dir / "ball.nii.gz").string();
+  const std::string out = (dir / "out.nii.gz").string();
+  struct Case {
+    std::string name, prompts;
+  };
+  for (const Case& c : {Case{"point", " --point 32,13,10"},
+                        Case{"box then negative point", " --box 23,4,10,41,22,10 --point 0,0,0,-"},
+                        Case{"lasso", " --lasso " + (dir / "lasso.nii.gz").string()}}) {
+    const auto [stdout_, code] =
+        run("NN_INTERACTIVE_API_KEY=k3y " + base + c.prompts + " --out " + out + " 2>&1");
+    ASSERT_EQ(code, 0) << c.name << ": " << stdout_;
+    const auto report = nlohmann::json::parse(stdout_);
+    EXPECT_TRUE(report["session_created"].get<bool>()) << c.name;
+    EXPECT_GT(report["bytes_sent"].get<double>(), 1000) << c.name;
+    const core::LabelMap got = core::readLabelMapFiles(out, &ball.image->geometry());
+    EXPECT_GT(test::dice(got, *ball.truth), 0.75) << c.name;
+  }
+  // The wrong key is named; a box for a MONAI Label model is refused naming the prompt kind.
+  const auto [wrong, rc] = run(base + " --api-key nope --point 32,13,10 --out " + out + " 2>&1");
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(wrong.find("API key"), std::string::npos) << wrong;
+  const auto [box, rc2] = run(std::string(DELINEATE_CLI) + " infer --server " + server.url() +
+                              " --model local_deepgrow --box 23,4,10,41,22,10 --image " +
+                              (dir / "ball.nii.gz").string() + " --out " + out + " 2>&1");
+  EXPECT_EQ(rc2, 1);
+  EXPECT_NE(box.find("does not take box prompts"), std::string::npos) << box;
+  EXPECT_EQ(server.stop(), 0);
+}
