@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses of the DICOM, NIfTI and DICOM SR readers and of the AI-server
-# answer parsers (clang, preset "fuzz") and runs each for a short time on seeds made in code, with
+# answer parsers and nnInteractive's packed arrays (clang, preset "fuzz") and runs each for a short time on seeds made in code, with
 # a fixed random seed so that CI runs repeat.
 # A crash, leak, hang (30 s) or sanitizer finding fails.
 # Usage: scripts/fuzz-smoke.sh [SECONDS_PER_HARNESS]   (default 30)
@@ -14,7 +14,7 @@ if [ ! -f build/fuzz/build.ninja ]; then
 fi
 # harness name, seed folder (written by make_fuzz_seeds)
 harnesses=(DicomLoaderFuzzer:dicom NiftiLoaderFuzzer:nifti MonaiResponseFuzzer:monai
-  SrDocumentFuzzer:sr)
+  SrDocumentFuzzer:sr PackedArrayFuzzer:nnia)
 cmake --build --preset fuzz --target "${harnesses[@]%%:*}" make_fuzz_seeds
 [ "$seconds" = build ] && exit 0
 work=build/fuzz/smoke

@@ -3,6 +3,7 @@
 // MONAI Label server answers (two selector bytes + body, see MonaiResponseFuzzer; among them a
 // mammography findings file and a detection model's result) and mammography report SRs (a signed
 // report with an addendum, an AI draft). Usage: make_fuzz_seeds <folder>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -12,10 +13,13 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ColourFuzzSeeds.h"
 #include "core/Error.h"
+#include "core/ai/Blosc2Chunk.h"
 #include "core/ai/Multipart.h"
+#include "core/ai/PackedArray.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/model/FrameSeries.h"
@@ -193,6 +197,45 @@ void writeSrSeeds(const fs::path& folder) {
 
 }  // namespace
 
+// Packed arrays as nnInteractive sends them (mode byte first: even = array, odd = bare chunk):
+// an int16 image with SHUFFLE, a uint8 mask, an all-zero buffer, an LZ4 float image.
+void writePackedArraySeeds(const fs::path& folder) {
+  fs::create_directories(folder);
+  auto write = [&](const std::string& name, char mode, const std::string& bytes) {
+    std::ofstream(folder / name, std::ios::binary) << mode << bytes;
+  };
+  std::string image(2 * 6 * 5 * 4, '\0');
+  for (std::size_t n = 0; n < image.size(); ++n) {
+    image[n] = static_cast<char>((n * 7) % 13);
+  }
+  const std::vector<std::int64_t> shape4{1, 4, 5, 6}, shape3{4, 5, 6};
+  auto span = [](const std::string& s) {
+    return std::span(reinterpret_cast<const std::byte*>(s.data()), s.size());
+  };
+  write("image-int16", 0,
+        delineate::core::ai::packArray(delineate::core::ai::NpDtype::Int16, shape4, span(image),
+                                       delineate::core::ai::Blosc2Codec::Zstd, true));
+  std::string mask(120, '\0');
+  std::fill(mask.begin() + 40, mask.begin() + 70, '\1');
+  write("mask-uint8", 0,
+        delineate::core::ai::packArray(delineate::core::ai::NpDtype::UInt8, shape3, span(mask)));
+  write("zeros", 0,
+        delineate::core::ai::packArray(delineate::core::ai::NpDtype::UInt8, shape3,
+                                       span(std::string(120, '\0'))));
+  std::string floats(4 * 120, '\0');
+  for (std::size_t n = 0; n < 120; ++n) {
+    const float v = 100.0f + float(n % 17);
+    std::memcpy(floats.data() + 4 * n, &v, 4);
+  }
+  write("float-lz4", 2,
+        delineate::core::ai::packArray(delineate::core::ai::NpDtype::Float32, shape3, span(floats),
+                                       delineate::core::ai::Blosc2Codec::Lz4, true));
+  delineate::core::ai::Blosc2Options o;
+  o.typesize = 4;
+  o.shuffle = true;
+  write("chunk-shuffle", 1, delineate::core::ai::encodeBlosc2Chunk(span(floats), o));
+}
+
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s <seed folder>\n", argv[0]);
@@ -254,6 +297,7 @@ int main(int argc, char** argv) {
     // The harness gzips its input itself; uncompressed seeds serve all three of its paths.
 
     writeMonaiSeeds(root / "monai");
+    writePackedArraySeeds(root / "nnia");
     writeSrSeeds(root / "sr");
   } catch (const Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
