@@ -11,7 +11,49 @@ bool AiInteraction::addClick(const core::ImageGeometry& grid, const core::Vec3& 
     return false;
   }
   clicks_[target_].push_back({world, *voxel, kind});
+  steps_[target_].push_back(false);
   return true;
+}
+
+void AiInteraction::addPrompt(core::ai::Prompt prompt) {
+  prompts_[target_].push_back(std::move(prompt));
+  steps_[target_].push_back(true);
+}
+
+const std::vector<core::ai::Prompt>& AiInteraction::prompts() const {
+  static const std::vector<core::ai::Prompt> none;
+  const auto it = prompts_.find(target_);
+  return it == prompts_.end() ? none : it->second;
+}
+
+std::string AiInteraction::lastStepName() const {
+  const auto it = steps_.find(target_);
+  if (it == steps_.end() || it->second.empty()) {
+    return {};
+  }
+  if (!it->second.back()) {
+    return clicks().empty()                             ? std::string()
+           : clicks().back().kind == ClickKind::Extreme ? "Extreme point"
+                                                        : "Click";
+  }
+  std::string name = core::ai::promptKindName(prompts().back().kind);
+  name[0] = static_cast<char>(name[0] - 'a' + 'A');
+  return name + " prompt";
+}
+
+std::string AiInteraction::removeLastStep() {
+  const std::string name = lastStepName();
+  auto it = steps_.find(target_);
+  if (name.empty() || it == steps_.end()) {
+    return {};
+  }
+  if (it->second.back()) {
+    prompts_[target_].pop_back();
+  } else {
+    clicks_[target_].pop_back();
+  }
+  it->second.pop_back();
+  return name;
 }
 
 const std::vector<AiClick>& AiInteraction::clicks() const {
@@ -27,18 +69,34 @@ std::vector<AiClick> AiInteraction::clicksOf(const Target& target) const {
 
 void AiInteraction::removeLastClick() {
   auto it = clicks_.find(target_);
-  if (it != clicks_.end() && !it->second.empty()) {
-    it->second.pop_back();
+  if (it == clicks_.end() || it->second.empty()) {
+    return;
+  }
+  it->second.pop_back();
+  // The click's own step (the latest click step).
+  auto& steps = steps_[target_];
+  for (auto s = steps.rbegin(); s != steps.rend(); ++s) {
+    if (!*s) {
+      steps.erase(std::next(s).base());
+      break;
+    }
   }
 }
 
 void AiInteraction::clearClicks() {
   clicks_.erase(target_);
+  prompts_.erase(target_);
+  steps_.erase(target_);
 }
 
 bool AiInteraction::hasPositive() const {
   for (const AiClick& c : clicks()) {
     if (c.kind == ClickKind::Positive) {
+      return true;
+    }
+  }
+  for (const core::ai::Prompt& p : prompts()) {
+    if (p.positive) {
       return true;
     }
   }
@@ -59,6 +117,7 @@ core::ai::InferRequest AiInteraction::request(const std::string& model, core::Vo
   r.model = model;
   r.image = std::move(image);
   r.label = label;
+  r.prompts = prompts();
   for (const AiClick& c : clicks()) {
     switch (c.kind) {
       case ClickKind::Positive:

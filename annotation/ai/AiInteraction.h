@@ -40,8 +40,20 @@ class AiInteraction {
   const std::vector<AiClick>& clicks() const;
   std::vector<AiClick> clicksOf(const Target& target) const;
   void removeLastClick();
+  // Clears the current target's clicks and prompts.
   void clearClicks();
+  // A positive click or prompt of the current target.
   bool hasPositive() const;
+
+  // Boxes, scribbles and lassos of the current target, in the order given (with the clicks,
+  // one list of steps: removeLastStep takes back whichever came last).
+  void addPrompt(core::ai::Prompt prompt);
+  const std::vector<core::ai::Prompt>& prompts() const;
+  // Takes back the current target's latest click or prompt; its name for Edit > Undo ("Box
+  // prompt", "Click"), or empty when there was none.
+  std::string removeLastStep();
+  // The name the latest step would have in Edit > Undo.
+  std::string lastStepName() const;
   std::size_t extremePoints() const;
 
   // The request the current target's clicks make.
@@ -62,6 +74,8 @@ class AiInteraction {
  private:
   Target target_{nullptr, 0};
   std::map<Target, std::vector<AiClick>> clicks_;
+  std::map<Target, std::vector<core::ai::Prompt>> prompts_;
+  std::map<Target, std::vector<bool>> steps_;  // per step: true = a prompt, false = a click
   std::shared_ptr<core::LabelMap> proposal_;
   core::VoxelBox proposalBox_;
   std::optional<core::VoxelBox> frozen_;
