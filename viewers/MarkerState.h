@@ -12,6 +12,10 @@ struct Marker {
   enum Kind { Positive, Negative, Extreme };
   core::Vec3 world{};
   Kind kind = Positive;
+  // A prompt (box, scribble, lasso): its outline on the slice through `world`, drawn as a line
+  // in the marker's colour instead of a ring.
+  std::vector<core::Vec3> outline;
+  bool closed = false;
   bool operator==(const Marker&) const = default;
 };
 

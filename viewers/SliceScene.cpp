@@ -210,6 +210,18 @@ void SliceScene::setMarkers(const std::vector<PlaneMarker>& markers) {
   auto colour = [&colours](const PlaneMarker& m) { colours->InsertNextTypedTuple(m.rgb.data()); };
   for (const PlaneMarker& m : markers) {
     const vtkIdType first = pts->GetNumberOfPoints();
+    if (!m.outline.empty()) {
+      for (const auto& p : m.outline) {
+        pts->InsertNextPoint(p[0], p[1], 1.6);
+      }
+      const auto n = static_cast<vtkIdType>(m.outline.size());
+      lines->InsertNextCell(m.closed ? n + 1 : n);
+      for (vtkIdType i = 0; i <= (m.closed ? n : n - 1); ++i) {
+        lines->InsertCellPoint(first + i % n);
+      }
+      colour(m);
+      continue;
+    }
     for (int s = 0; s < kSegments; ++s) {
       const double a = 2 * kPi * s / kSegments;
       pts->InsertNextPoint(m.at[0] + m.radius * std::cos(a), m.at[1] + m.radius * std::sin(a), 1.6);

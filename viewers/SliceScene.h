@@ -75,6 +75,9 @@ class SliceScene {
     double radius = 2;
     std::array<unsigned char, 3> rgb{255, 255, 255};
     bool cross = false;
+    // A prompt's outline (box, lasso, scribble) in plane coordinates, drawn instead of a ring.
+    std::vector<std::array<double, 2>> outline;
+    bool closed = false;
   };
   void setMarkers(const std::vector<PlaneMarker>& markers);
   std::size_t markerCount() const { return markerCount_; }

@@ -177,6 +177,10 @@ void SliceView::updateMarkers() {
       p.at = {core::dot(m.world, axes.right), core::dot(m.world, axes.up)};
       p.radius = radius;
       p.cross = m.kind == Marker::Positive;
+      for (const core::Vec3& o : m.outline) {
+        p.outline.push_back({core::dot(o, axes.right), core::dot(o, axes.up)});
+      }
+      p.closed = m.closed;
       p.rgb = m.kind == Marker::Positive   ? std::array<unsigned char, 3>{60, 230, 90}
               : m.kind == Marker::Negative ? std::array<unsigned char, 3>{240, 60, 60}
                                            : std::array<unsigned char, 3>{250, 220, 40};

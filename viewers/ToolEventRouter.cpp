@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "annotation/tools/BrushTool.h"
-#include "annotation/tools/LassoTool.h"
 #include "annotation/tools/Tool.h"
 #include "viewers/SliceView.h"
 
@@ -93,9 +92,9 @@ void ToolEventRouter::send(SliceView* view, const QMouseEvent& e,
                            annotation::PointerAction action) {
   const annotation::PointerEvent p = pointerEvent(*view, e, action);
   tool_->pointer(p);
-  if (auto* lasso = dynamic_cast<annotation::LassoTool*>(tool_)) {
-    view->setToolOutline(lasso->drawing() ? lasso->outline() : std::vector<core::Vec3>{}, false);
-  }
+  bool closed = false;
+  const std::vector<core::Vec3> outline = tool_->drawnOutline(closed);
+  view->setToolOutline(outline, closed);
   Q_EMIT toolUsed();
 }
 
@@ -123,9 +122,9 @@ bool ToolEventRouter::handleEvent(SliceView* view, QEvent* event) {
         return false;
       }
       activeView_ = view;
-      if (auto* lasso = dynamic_cast<annotation::LassoTool*>(tool_)) {
-        view->setToolOutline(lasso->outline(), false);
-      }
+      bool closed = false;
+      const std::vector<core::Vec3> outline = tool_->drawnOutline(closed);
+      view->setToolOutline(outline, closed);
       Q_EMIT toolUsed();
       return true;
     }

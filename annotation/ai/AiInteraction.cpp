@@ -15,8 +15,9 @@ bool AiInteraction::addClick(const core::ImageGeometry& grid, const core::Vec3& 
   return true;
 }
 
-void AiInteraction::addPrompt(core::ai::Prompt prompt) {
+void AiInteraction::addPrompt(core::ai::Prompt prompt, DrawnOutline drawn) {
   prompts_[target_].push_back(std::move(prompt));
+  outlines_[target_].push_back(std::move(drawn));
   steps_[target_].push_back(true);
 }
 
@@ -24,6 +25,11 @@ const std::vector<core::ai::Prompt>& AiInteraction::prompts() const {
   static const std::vector<core::ai::Prompt> none;
   const auto it = prompts_.find(target_);
   return it == prompts_.end() ? none : it->second;
+}
+
+std::vector<AiInteraction::DrawnOutline> AiInteraction::promptOutlines() const {
+  const auto it = outlines_.find(target_);
+  return it == outlines_.end() ? std::vector<DrawnOutline>{} : it->second;
 }
 
 std::string AiInteraction::lastStepName() const {
@@ -49,6 +55,7 @@ std::string AiInteraction::removeLastStep() {
   }
   if (it->second.back()) {
     prompts_[target_].pop_back();
+    outlines_[target_].pop_back();
   } else {
     clicks_[target_].pop_back();
   }
@@ -86,6 +93,7 @@ void AiInteraction::removeLastClick() {
 void AiInteraction::clearClicks() {
   clicks_.erase(target_);
   prompts_.erase(target_);
+  outlines_.erase(target_);
   steps_.erase(target_);
 }
 

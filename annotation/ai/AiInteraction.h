@@ -26,6 +26,12 @@ struct AiClick {
   ClickKind kind = ClickKind::Positive;
 };
 
+// What the user drew for a prompt (LPS mm): its outline, closed or not.
+struct AiDrawnOutline {
+  std::vector<core::Vec3> points;
+  bool closed = false;
+};
+
 class AiInteraction {
  public:
   // The segment clicks belong to: a label map and a label value in it.
@@ -47,8 +53,12 @@ class AiInteraction {
 
   // Boxes, scribbles and lassos of the current target, in the order given (with the clicks,
   // one list of steps: removeLastStep takes back whichever came last).
-  void addPrompt(core::ai::Prompt prompt);
+  // `drawn`: what the user drew (LPS mm), shown on the slices until the proposal is accepted.
+  using DrawnOutline = AiDrawnOutline;
+  void addPrompt(core::ai::Prompt prompt, DrawnOutline drawn = {});
   const std::vector<core::ai::Prompt>& prompts() const;
+  // The outlines of prompts(), in the same order.
+  std::vector<DrawnOutline> promptOutlines() const;
   // Takes back the current target's latest click or prompt; its name for Edit > Undo ("Box
   // prompt", "Click"), or empty when there was none.
   std::string removeLastStep();
@@ -75,6 +85,7 @@ class AiInteraction {
   Target target_{nullptr, 0};
   std::map<Target, std::vector<AiClick>> clicks_;
   std::map<Target, std::vector<core::ai::Prompt>> prompts_;
+  std::map<Target, std::vector<DrawnOutline>> outlines_;
   std::map<Target, std::vector<bool>> steps_;  // per step: true = a prompt, false = a click
   std::shared_ptr<core::LabelMap> proposal_;
   core::VoxelBox proposalBox_;

@@ -1,5 +1,7 @@
 #include "annotation/ai/AiPromptTool.h"
 
+#include "annotation/ai/PromptShapes.h"
+
 namespace delineate::annotation {
 
 std::string AiPromptTool::id() const {
@@ -55,6 +57,16 @@ bool AiPromptTool::pointer(const PointerEvent& event) {
       return true;
   }
   return false;
+}
+
+std::vector<core::Vec3> AiPromptTool::drawnOutline(bool& closed) const {
+  closed = shape_ != PromptShape::Scribble;
+  if (!drawing_) {
+    return {};
+  }
+  return shape_ == PromptShape::Box && points_.size() == 2
+             ? rectangleOutline(points_[0], points_[1], normal_)
+             : points_;
 }
 
 void AiPromptTool::cancel() {

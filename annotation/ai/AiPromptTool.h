@@ -30,6 +30,8 @@ class AiPromptTool : public Tool {
   bool positive() const { return positive_; }
   // A box: its two corners; a scribble or lasso: the points so far (LPS mm).
   const std::vector<core::Vec3>& points() const { return points_; }
+  // A box: its rectangle in the view's plane; a lasso: closed; a scribble: the stroke.
+  std::vector<core::Vec3> drawnOutline(bool& closed) const override;
 
  private:
   PromptShape shape_;

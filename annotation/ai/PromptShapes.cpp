@@ -40,6 +40,34 @@ std::optional<core::ai::Prompt> fromMask(const BoxMask& mask, core::ai::PromptKi
 
 }  // namespace
 
+std::vector<Vec3> rectangleOutline(const Vec3& a, const Vec3& b, const Vec3& normal) {
+  // In-plane axes: the patient axis least along the normal, made orthogonal to it, and the one
+  // orthogonal to both.
+  int least = 0;
+  for (int x = 1; x < 3; ++x) {
+    if (std::abs(normal[x]) < std::abs(normal[least])) {
+      least = x;
+    }
+  }
+  Vec3 e{0, 0, 0};
+  e[least] = 1;
+  const double along = core::dot(e, normal);
+  Vec3 u{e[0] - along * normal[0], e[1] - along * normal[1], e[2] - along * normal[2]};
+  const double length = std::sqrt(core::dot(u, u));
+  for (double& c : u) {
+    c /= length;
+  }
+  const Vec3 v{normal[1] * u[2] - normal[2] * u[1], normal[2] * u[0] - normal[0] * u[2],
+               normal[0] * u[1] - normal[1] * u[0]};
+  const Vec3 d{b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+  const double du = core::dot(d, u), dv = core::dot(d, v);
+  return {
+      a,
+      {a[0] + u[0] * du, a[1] + u[1] * du, a[2] + u[2] * du},
+      {a[0] + u[0] * du + v[0] * dv, a[1] + u[1] * du + v[1] * dv, a[2] + u[2] * du + v[2] * dv},
+      {a[0] + v[0] * dv, a[1] + v[1] * dv, a[2] + v[2] * dv}};
+}
+
 int sliceAxisFor(const core::ImageGeometry& grid, const Vec3& normal) {
   int best = 2;
   double bestDot = -1;

@@ -13,6 +13,11 @@
 
 namespace delineate::annotation {
 
+// The four corners of the rectangle in the plane with `normal` whose opposite corners are `a`
+// and `b` (sides along the patient axes closest to the plane).
+std::vector<core::Vec3> rectangleOutline(const core::Vec3& a, const core::Vec3& b,
+                                         const core::Vec3& normal);
+
 // The grid axis closest to a view's slice normal (0, 1 or 2).
 int sliceAxisFor(const core::ImageGeometry& grid, const core::Vec3& normal);
 

@@ -48,6 +48,10 @@ class LassoTool : public Tool {
 
   // The outline drawn so far (LPS mm), for the view to draw while the button is down.
   const std::vector<core::Vec3>& outline() const { return outline_; }
+  std::vector<core::Vec3> drawnOutline(bool& closed) const override {
+    closed = false;
+    return drawing_ ? outline_ : std::vector<core::Vec3>{};
+  }
   bool drawing() const { return drawing_; }
 
  private:

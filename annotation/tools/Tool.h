@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "annotation/tools/PointerEvent.h"
 
@@ -14,6 +15,12 @@ class Tool {
   virtual bool pointer(const PointerEvent& event) = 0;
   // Abandons an unfinished operation, leaving the label map as it was before it began.
   virtual void cancel() {}
+  // What the view draws while the tool is in use (a lasso's outline, a box being dragged; LPS
+  // mm, on the slice), and whether the last point joins the first. Empty: nothing.
+  virtual std::vector<core::Vec3> drawnOutline(bool& closed) const {
+    closed = false;
+    return {};
+  }
 };
 
 }  // namespace delineate::annotation

@@ -1,5 +1,7 @@
 #include "app/gui/AiController.h"
 
+#include "annotation/ai/AiStepCommand.h"
+
 #include <QKeySequence>
 #include <QSettings>
 #include <algorithm>
@@ -66,6 +68,7 @@ struct Proposal {
   std::shared_ptr<core::LabelMap> labels;
   core::VoxelBox box;
   core::ai::InferTimings timings;
+  bool leaseRenewed = false;  // the server had dropped the session: claimed again, sent again
 };
 
 }  // namespace
@@ -434,10 +437,102 @@ void AiController::click(const core::Vec3& world, annotation::ClickKind kind,
   }
   lastAxis_ = nearestAxis(image->geometry(), sliceNormal);
   lastVoxel_ = interaction_.clicks().back().voxel;
+  pushStep();
   updateMarkers();
   const bool ready = kind == annotation::ClickKind::Extreme ? interaction_.extremePoints() == 6
                                                             : interaction_.hasPositive();
   if (runOnClick_ && ready) {
+    run();
+  }
+}
+
+bool AiController::prompt(core::ai::Prompt p, annotation::AiInteraction::DrawnOutline drawn) {
+  const core::VolumePtr image = session_->image();
+  const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
+  if (!image || !chosen.backend) {
+    return false;
+  }
+  if (!chosen.backend->capabilities().takes(p.kind)) {
+    Q_EMIT failed(
+        tr("%1 does not take %2 prompts (model %3); use AI clicks, or a backend "
+           "that takes them (the built-in engine, nnInteractive)")
+            .arg(chosen.name, QString::fromLatin1(core::ai::promptKindName(p.kind)), model_));
+    return false;
+  }
+  auto map = session_->ensureLabelMap();
+  if (!map) {
+    return false;
+  }
+  interaction_.setTarget({map.get(), session_->activeLabel()});
+  lastAxis_ = p.sliceAxis() >= 0 ? p.sliceAxis() : lastAxis_;
+  lastVoxel_ = {std::int64_t(p.box.lo[0]), std::int64_t(p.box.lo[1]), std::int64_t(p.box.lo[2])};
+  interaction_.addPrompt(std::move(p), std::move(drawn));
+  pushStep();
+  updateMarkers();
+  if (runOnClick_ && interaction_.hasPositive()) {
+    run();
+  }
+  return true;
+}
+
+void AiController::pushStep() {
+  const std::string name = interaction_.lastStepName();
+  // What redo puts back: the step as it is now.
+  const annotation::AiInteraction::Target target = interaction_.target();
+  std::optional<annotation::AiClick> click;
+  std::optional<core::ai::Prompt> prompt;
+  annotation::AiInteraction::DrawnOutline outline;
+  if (name == "Click" || name == "Extreme point") {
+    click = interaction_.clicks().back();
+  } else {
+    prompt = interaction_.prompts().back();
+    outline = interaction_.promptOutlines().back();
+  }
+  std::weak_ptr<bool> alive = alive_;
+  session_->document().undoStack().push(std::make_unique<annotation::AiStepCommand>(
+      name,
+      [this, alive] {
+        if (!alive.expired()) {
+          takeBackLastStep();
+        }
+      },
+      [this, alive, target, click, prompt, outline] {
+        const core::VolumePtr image = session_->image();
+        if (alive.expired() || !image || interaction_.target() != target) {
+          return;
+        }
+        if (click) {
+          interaction_.addClick(image->geometry(), click->world, click->kind);
+        } else {
+          interaction_.addPrompt(*prompt, outline);
+        }
+        updateMarkers();
+        if (runOnClick_ && interaction_.hasPositive()) {
+          run();
+        }
+      }));
+  session_->flush();
+}
+
+void AiController::takeBackLastStep() {
+  const bool hadProposal = interaction_.proposal() != nullptr;
+  if (interaction_.removeLastStep().empty()) {
+    return;
+  }
+  updateMarkers();
+  const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
+  if (!interaction_.hasPositive() || !hadProposal || !chosen.backend) {
+    inferJobs_->cancel();
+    reject();
+    return;
+  }
+  if (chosen.backend->capabilities().serverUndo) {
+    std::shared_ptr<core::ai::AiBackend> backend = chosen.backend;
+    runJob(tr("AI: undo on %1").arg(chosen.name),
+           [backend](core::ProgressSink& progress) { return backend->undoLastPrompt(progress); });
+    return;
+  }
+  if (runOnClick_) {
     run();
   }
 }
@@ -484,25 +579,38 @@ void AiController::run() {
     }
   }
   std::shared_ptr<core::ai::AiBackend> backend = chosen.backend;
-  const QString server = chosen.name;
+  runJob(tr("AI: %1").arg(QString::fromStdString(request.model)),
+         [backend, request](core::ProgressSink& progress) {
+           return backend->infer(request, progress);
+         });
+}
+
+void AiController::runJob(const QString& title,
+                          std::function<core::ai::InferResult(core::ProgressSink&)> work) {
+  const QString server = backends_[static_cast<std::size_t>(current_)].name;
   // Starting a job cancels the one running: a click during a request re-issues it.
   inferJobs_->run<std::shared_ptr<Proposal>>(
-      tr("AI: %1").arg(QString::fromStdString(request.model)),
-      [backend, request](core::ProgressSink& progress) {
-        core::ai::InferResult result = backend->infer(request, progress);
+      title,
+      [work](core::ProgressSink& progress) {
+        core::ai::InferResult result = work(progress);
         auto p = std::make_shared<Proposal>();
         p->labels = std::move(result.labels);
         p->box = core::contentBox(*p->labels);
         p->timings = result.timings;
+        p->leaseRenewed = result.params.is_object() && result.params.value("lease_renewed", false);
         return p;
       },
-      [this](std::shared_ptr<Proposal> p) {
+      [this, server](std::shared_ptr<Proposal> p) {
         timings_ = p->timings;
         const core::VoxelBox changed = interaction_.setProposal(p->labels, p->box);
         showProposal();
         display_->voxelsChanged(*interaction_.proposal(), changed);
         Q_EMIT proposalChanged();
-        Q_EMIT session_->statusMessage(timingsText());
+        Q_EMIT session_->statusMessage(
+            p->leaseRenewed ? tr("%1 had let the session go (idle too long or restarted): a new "
+                                 "one was claimed and the image and prompts sent again. %2")
+                                  .arg(server, timingsText())
+                            : timingsText());
       },
       [this, server](const QString& error, bool cancelled) {
         if (!cancelled) {
@@ -715,10 +823,25 @@ QString AiController::timingsText() const {
 void AiController::updateMarkers() {
   std::vector<viewers::Marker> shown;
   for (const annotation::AiClick& c : interaction_.clicks()) {
-    shown.push_back({c.world, c.kind == annotation::ClickKind::Positive ? viewers::Marker::Positive
-                              : c.kind == annotation::ClickKind::Negative
-                                  ? viewers::Marker::Negative
-                                  : viewers::Marker::Extreme});
+    viewers::Marker m;
+    m.world = c.world;
+    m.kind = c.kind == annotation::ClickKind::Positive   ? viewers::Marker::Positive
+             : c.kind == annotation::ClickKind::Negative ? viewers::Marker::Negative
+                                                         : viewers::Marker::Extreme;
+    shown.push_back(std::move(m));
+  }
+  const auto outlines = interaction_.promptOutlines();
+  for (std::size_t n = 0; n < outlines.size() && n < interaction_.prompts().size(); ++n) {
+    if (outlines[n].points.empty()) {
+      continue;
+    }
+    viewers::Marker m;
+    m.world = outlines[n].points.front();
+    m.kind =
+        interaction_.prompts()[n].positive ? viewers::Marker::Positive : viewers::Marker::Negative;
+    m.outline = outlines[n].points;
+    m.closed = outlines[n].closed;
+    shown.push_back(std::move(m));
   }
   markers_->setMarkers(std::move(shown));
 }

@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -111,6 +112,13 @@ class AiController : public QObject {
   void click(const core::Vec3& world, annotation::ClickKind kind,
              const core::Vec3& sliceNormal = {0, 0, 1});
   void clearClicks();
+  // A box, scribble or lasso (PromptShapes): refused, naming the backend and the prompt kind,
+  // when the backend does not take it; else recorded for the active segment as one undo step,
+  // shown until accepted, and run. False when refused.
+  bool prompt(core::ai::Prompt prompt, annotation::AiInteraction::DrawnOutline drawn);
+  // Takes back the latest click or prompt (Edit > Undo of its step): on a backend with server
+  // undo (nnInteractive) the server takes it back, else the model runs on what is left.
+  void takeBackLastStep();
   void run();
   bool busy() const;
   // The requests to the current backend (inference, and asking for its models): the AI panel
@@ -162,7 +170,11 @@ class AiController : public QObject {
   static Backend builtinEngine();
   void needSignIn(int index, const QString& reason);
   void updateMarkers();
+  // The undo entry of the step just added (its name: "Box prompt", "Click").
+  void pushStep();
   void showProposal();
+  // Shows a result of the current backend as the proposal.
+  void runJob(const QString& title, std::function<core::ai::InferResult(core::ProgressSink&)> work);
   void resetForImage();
   std::string segmentName() const;
 
@@ -186,6 +198,8 @@ class AiController : public QObject {
   double mergeSeconds_ = 0;
   const core::Volume* image_ = nullptr;
   int lastAxis_ = 2;
+  // Undo entries of AI steps call back only while this controller lives.
+  std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
   core::ai::VoxelIndex lastVoxel_{};
 };
 

@@ -13,6 +13,7 @@
 
 #include "app/gui/AiController.h"
 #include "app/gui/AiDock.h"
+#include "app/gui/AiPromptTools.h"
 #include "app/gui/Autosaver.h"
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/CorrectionRecorder.h"
@@ -47,6 +48,7 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   jobs_ = new EditJobs(session_, this);
   tools_ = new ToolController(session_, jobs_, commands_, views_, this);
   ai_ = new AiController(session_, tools_, jobs_, views_->markerState(), this);
+  new AiPromptTools(ai_, session_, tools_, ai_);
   // Not a dialog: a failing server must not interrupt every click.
   connect(ai_, &AiController::failed, this, [this](const QString& m) {
     window_->statusBar()->showMessage(m, 15000);
