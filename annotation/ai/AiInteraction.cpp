@@ -120,23 +120,40 @@ std::size_t AiInteraction::extremePoints() const {
 }
 
 core::ai::InferRequest AiInteraction::request(const std::string& model, core::VolumePtr image,
-                                              const std::string& label) const {
+                                              const std::string& label,
+                                              bool clicksAsPrompts) const {
   core::ai::InferRequest r;
   r.model = model;
   r.image = std::move(image);
   r.label = label;
-  r.prompts = prompts();
-  for (const AiClick& c : clicks()) {
-    switch (c.kind) {
-      case ClickKind::Positive:
-        r.foreground.push_back(c.voxel);
-        break;
-      case ClickKind::Negative:
-        r.background.push_back(c.voxel);
-        break;
-      case ClickKind::Extreme:
-        r.extremePoints.push_back(c.voxel);
-        break;
+  const std::vector<AiClick>& clicks = this->clicks();
+  const std::vector<core::ai::Prompt>& prompts = this->prompts();
+  const auto stepsIt = steps_.find(target_);
+  const std::vector<bool> none;
+  const std::vector<bool>& steps = stepsIt == steps_.end() ? none : stepsIt->second;
+  std::size_t c = 0, p = 0;
+  for (const bool isPrompt : steps) {
+    if (isPrompt) {
+      if (p < prompts.size()) {
+        r.prompts.push_back(prompts[p++]);
+      }
+      continue;
+    }
+    if (c >= clicks.size()) {
+      continue;
+    }
+    const AiClick& click = clicks[c++];
+    if (click.kind == ClickKind::Extreme) {
+      r.extremePoints.push_back(click.voxel);
+    } else if (clicksAsPrompts && click.voxel[0] >= 0 && click.voxel[1] >= 0 &&
+               click.voxel[2] >= 0) {
+      core::ai::Prompt point;
+      point.positive = click.kind == ClickKind::Positive;
+      point.point = {std::size_t(click.voxel[0]), std::size_t(click.voxel[1]),
+                     std::size_t(click.voxel[2])};
+      r.prompts.push_back(point);
+    } else {
+      (click.kind == ClickKind::Positive ? r.foreground : r.background).push_back(click.voxel);
     }
   }
   return r;

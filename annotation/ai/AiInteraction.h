@@ -67,8 +67,12 @@ class AiInteraction {
   std::size_t extremePoints() const;
 
   // The request the current target's clicks make.
+  // `clicksAsPrompts`: positive and negative clicks go into `prompts` as points, in the order
+  // the steps were given with the other prompts (for a backend that declares point prompts and
+  // keeps them on the server, where the order is the protocol's); else into
+  // foreground/background.
   core::ai::InferRequest request(const std::string& model, core::VolumePtr image,
-                                 const std::string& label) const;
+                                 const std::string& label, bool clicksAsPrompts = false) const;
 
   // A new result and the box of its non-zero voxels (core::contentBox, computed by the job).
   // With a frozen region, only voxels inside it may be added to the previous proposal; the rest

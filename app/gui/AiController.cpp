@@ -1,7 +1,5 @@
 #include "app/gui/AiController.h"
 
-#include "annotation/ai/AiStepCommand.h"
-
 #include <QKeySequence>
 #include <QSettings>
 #include <algorithm>
@@ -142,6 +140,7 @@ AiController::AiController(EditSession* session, ToolController* tools, EditJobs
   backends_.push_back(builtinEngine());
   for (const QString& url : QSettings().value(QLatin1String(kServersKey)).toStringList()) {
     backends_.push_back(serverBackend(url));
+    attachApiKey(backends_.back());
   }
   auto handler = [this](const core::Vec3& world, const core::Vec3& normal,
                         annotation::ClickKind kind) { click(world, kind, normal); };
@@ -226,6 +225,7 @@ int AiController::addServer(const QString& url, const QString& kind) {
     }
   }
   backends_.push_back(serverBackend(added.toString()));
+  attachApiKey(backends_.back());
   saveServers();
   Q_EMIT backendsChanged();
   setBackend(static_cast<int>(backends_.size()) - 1);
@@ -446,97 +446,6 @@ void AiController::click(const core::Vec3& world, annotation::ClickKind kind,
   }
 }
 
-bool AiController::prompt(core::ai::Prompt p, annotation::AiInteraction::DrawnOutline drawn) {
-  const core::VolumePtr image = session_->image();
-  const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
-  if (!image || !chosen.backend) {
-    return false;
-  }
-  if (!chosen.backend->capabilities().takes(p.kind)) {
-    Q_EMIT failed(
-        tr("%1 does not take %2 prompts (model %3); use AI clicks, or a backend "
-           "that takes them (the built-in engine, nnInteractive)")
-            .arg(chosen.name, QString::fromLatin1(core::ai::promptKindName(p.kind)), model_));
-    return false;
-  }
-  auto map = session_->ensureLabelMap();
-  if (!map) {
-    return false;
-  }
-  interaction_.setTarget({map.get(), session_->activeLabel()});
-  lastAxis_ = p.sliceAxis() >= 0 ? p.sliceAxis() : lastAxis_;
-  lastVoxel_ = {std::int64_t(p.box.lo[0]), std::int64_t(p.box.lo[1]), std::int64_t(p.box.lo[2])};
-  interaction_.addPrompt(std::move(p), std::move(drawn));
-  pushStep();
-  updateMarkers();
-  if (runOnClick_ && interaction_.hasPositive()) {
-    run();
-  }
-  return true;
-}
-
-void AiController::pushStep() {
-  const std::string name = interaction_.lastStepName();
-  // What redo puts back: the step as it is now.
-  const annotation::AiInteraction::Target target = interaction_.target();
-  std::optional<annotation::AiClick> click;
-  std::optional<core::ai::Prompt> prompt;
-  annotation::AiInteraction::DrawnOutline outline;
-  if (name == "Click" || name == "Extreme point") {
-    click = interaction_.clicks().back();
-  } else {
-    prompt = interaction_.prompts().back();
-    outline = interaction_.promptOutlines().back();
-  }
-  std::weak_ptr<bool> alive = alive_;
-  session_->document().undoStack().push(std::make_unique<annotation::AiStepCommand>(
-      name,
-      [this, alive] {
-        if (!alive.expired()) {
-          takeBackLastStep();
-        }
-      },
-      [this, alive, target, click, prompt, outline] {
-        const core::VolumePtr image = session_->image();
-        if (alive.expired() || !image || interaction_.target() != target) {
-          return;
-        }
-        if (click) {
-          interaction_.addClick(image->geometry(), click->world, click->kind);
-        } else {
-          interaction_.addPrompt(*prompt, outline);
-        }
-        updateMarkers();
-        if (runOnClick_ && interaction_.hasPositive()) {
-          run();
-        }
-      }));
-  session_->flush();
-}
-
-void AiController::takeBackLastStep() {
-  const bool hadProposal = interaction_.proposal() != nullptr;
-  if (interaction_.removeLastStep().empty()) {
-    return;
-  }
-  updateMarkers();
-  const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
-  if (!interaction_.hasPositive() || !hadProposal || !chosen.backend) {
-    inferJobs_->cancel();
-    reject();
-    return;
-  }
-  if (chosen.backend->capabilities().serverUndo) {
-    std::shared_ptr<core::ai::AiBackend> backend = chosen.backend;
-    runJob(tr("AI: undo on %1").arg(chosen.name),
-           [backend](core::ProgressSink& progress) { return backend->undoLastPrompt(progress); });
-    return;
-  }
-  if (runOnClick_) {
-    run();
-  }
-}
-
 void AiController::clearClicks() {
   inferJobs_->cancel();
   interaction_.clearClicks();
@@ -551,7 +460,12 @@ void AiController::run() {
                                                 : tr("No image"));
     return;
   }
-  core::ai::InferRequest request = interaction_.request(model_.toStdString(), image, segmentName());
+  const Backend& current = backends_[static_cast<std::size_t>(current_)];
+  // A backend that keeps prompts on the server gets clicks as points, in order with the rest.
+  const core::ai::BackendCapabilities caps = current.backend->capabilities();
+  core::ai::InferRequest request =
+      interaction_.request(model_.toStdString(), image, segmentName(),
+                           caps.serverUndo && caps.takes(core::ai::PromptKind::Point));
   if (interaction_.extremePoints() > 0 && interaction_.extremePoints() < 6) {
     Q_EMIT session_->statusMessage(tr("%1 of 6 extreme points").arg(interaction_.extremePoints()));
     return;
@@ -602,15 +516,13 @@ void AiController::runJob(const QString& title,
       },
       [this, server](std::shared_ptr<Proposal> p) {
         timings_ = p->timings;
+        leaseRenewed_ = p->leaseRenewed;
         const core::VoxelBox changed = interaction_.setProposal(p->labels, p->box);
         showProposal();
         display_->voxelsChanged(*interaction_.proposal(), changed);
         Q_EMIT proposalChanged();
         Q_EMIT session_->statusMessage(
-            p->leaseRenewed ? tr("%1 had let the session go (idle too long or restarted): a new "
-                                 "one was claimed and the image and prompts sent again. %2")
-                                  .arg(server, timingsText())
-                            : timingsText());
+            p->leaseRenewed ? server + QStringLiteral(": ") + timingsText() : timingsText());
       },
       [this, server](const QString& error, bool cancelled) {
         if (!cancelled) {
@@ -809,8 +721,11 @@ QString AiController::timingsText() const {
     return {};
   }
   const core::ai::InferTimings& t = *timings_;
-  QString text = t.serverSeconds ? tr("Server %1 s").arg(*t.serverSeconds, 0, 'f', 2)
-                                 : tr("Server time not reported");
+  QString text = leaseRenewed_ ? tr("Session renewed (the server had let it go; the image and "
+                                    "prompts were sent again). ")
+                               : QString();
+  text += t.serverSeconds ? tr("Server %1 s").arg(*t.serverSeconds, 0, 'f', 2)
+                          : tr("Server time not reported");
   text += tr(" · client: upload %1 s, wait %2 s, download %3 s, decode %4 s, merge %5 s")
               .arg(t.uploadSeconds, 0, 'f', 2)
               .arg(t.waitSeconds, 0, 'f', 2)
@@ -818,32 +733,6 @@ QString AiController::timingsText() const {
               .arg(t.decodeSeconds, 0, 'f', 3)
               .arg(mergeSeconds_, 0, 'f', 3);
   return text;
-}
-
-void AiController::updateMarkers() {
-  std::vector<viewers::Marker> shown;
-  for (const annotation::AiClick& c : interaction_.clicks()) {
-    viewers::Marker m;
-    m.world = c.world;
-    m.kind = c.kind == annotation::ClickKind::Positive   ? viewers::Marker::Positive
-             : c.kind == annotation::ClickKind::Negative ? viewers::Marker::Negative
-                                                         : viewers::Marker::Extreme;
-    shown.push_back(std::move(m));
-  }
-  const auto outlines = interaction_.promptOutlines();
-  for (std::size_t n = 0; n < outlines.size() && n < interaction_.prompts().size(); ++n) {
-    if (outlines[n].points.empty()) {
-      continue;
-    }
-    viewers::Marker m;
-    m.world = outlines[n].points.front();
-    m.kind =
-        interaction_.prompts()[n].positive ? viewers::Marker::Positive : viewers::Marker::Negative;
-    m.outline = outlines[n].points;
-    m.closed = outlines[n].closed;
-    shown.push_back(std::move(m));
-  }
-  markers_->setMarkers(std::move(shown));
 }
 
 void AiController::resetForImage() {

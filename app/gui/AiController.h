@@ -116,6 +116,10 @@ class AiController : public QObject {
   // when the backend does not take it; else recorded for the active segment as one undo step,
   // shown until accepted, and run. False when refused.
   bool prompt(core::ai::Prompt prompt, annotation::AiInteraction::DrawnOutline drawn);
+  // Servers whose kind takes a static API key (nnInteractive): kept in the keychain per URL and
+  // handed to the backend; empty forgets it.
+  static bool usesApiKey(const QString& kind);
+  void setApiKey(int index, const QString& key);
   // Takes back the latest click or prompt (Edit > Undo of its step): on a backend with server
   // undo (nnInteractive) the server takes it back, else the model runs on what is left.
   void takeBackLastStep();
@@ -167,6 +171,8 @@ class AiController : public QObject {
   // backend, only a note saying so.
   static Backend serverBackend(const QString& entry);
   void saveServers() const;
+  // Reads a server's API key from the keychain (asynchronously) into its backend.
+  void attachApiKey(const Backend& b);
   static Backend builtinEngine();
   void needSignIn(int index, const QString& reason);
   void updateMarkers();
@@ -195,6 +201,7 @@ class AiController : public QObject {
   std::unique_ptr<annotation::AiClickTool> clickTool_;
   std::unique_ptr<annotation::AiClickTool> extremeTool_;
   std::optional<core::ai::InferTimings> timings_;
+  bool leaseRenewed_ = false;  // the last result came after the server's session was renewed
   double mergeSeconds_ = 0;
   const core::Volume* image_ = nullptr;
   int lastAxis_ = 2;

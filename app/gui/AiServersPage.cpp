@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -27,7 +28,8 @@ AiServersPage::AiServersPage(AiController* ai, QWidget* parent)
       kind_(new QComboBox(this)),
       url_(new QLineEdit(this)),
       add_(new QPushButton(tr("Add"), this)),
-      remove_(new QPushButton(tr("Remove"), this)) {
+      remove_(new QPushButton(tr("Remove"), this)),
+      apiKey_(new QPushButton(tr("API key…"), this)) {
   setObjectName(QStringLiteral("servers"));
   table_->setObjectName(QStringLiteral("aiServers"));
   table_->setHorizontalHeaderLabels(
@@ -44,6 +46,10 @@ AiServersPage::AiServersPage(AiController* ai, QWidget* parent)
   url_->setPlaceholderText(QStringLiteral("https://gpu-box:8000"));
   add_->setObjectName(QStringLiteral("aiServerAdd"));
   remove_->setObjectName(QStringLiteral("aiServerRemove"));
+  apiKey_->setObjectName(QStringLiteral("aiServerApiKey"));
+  apiKey_->setToolTip(
+      tr("The key an nnInteractive server was started with (--api-key); kept in "
+         "the system keychain"));
   auto* note = new QLabel(
       tr("Images that may show identifying text in their pixels are never sent to a server with "
          "de-identification on. Changes here apply at once. Sign-in, when a server asks for it, "
@@ -55,6 +61,7 @@ AiServersPage::AiServersPage(AiController* ai, QWidget* parent)
   addRow->addWidget(url_, 1);
   addRow->addWidget(add_);
   addRow->addWidget(remove_);
+  addRow->addWidget(apiKey_);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(table_, 1);
   layout->addLayout(addRow);
@@ -64,6 +71,7 @@ AiServersPage::AiServersPage(AiController* ai, QWidget* parent)
   connect(url_, &QLineEdit::returnPressed, this, &AiServersPage::addServer);
   connect(url_, &QLineEdit::textChanged, this, &AiServersPage::updateButtons);
   connect(remove_, &QPushButton::clicked, this, &AiServersPage::removeSelected);
+  connect(apiKey_, &QPushButton::clicked, this, &AiServersPage::askApiKey);
   connect(table_, &QTableWidget::itemSelectionChanged, this, &AiServersPage::updateButtons);
   connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
     if (!rebuilding_ && item->column() == Deidentify) {
@@ -139,6 +147,23 @@ void AiServersPage::updateButtons() {
   remove_->setEnabled(row > 0 && row < static_cast<int>(ai_->backends().size()) &&
                       !ai_->backends()[std::size_t(row)].entry.isEmpty());
   add_->setEnabled(!url_->text().trimmed().isEmpty() && kind_->count() > 0);
+  apiKey_->setEnabled(row > 0 && row < static_cast<int>(ai_->backends().size()) &&
+                      AiController::usesApiKey(ai_->backends()[std::size_t(row)].kind));
+}
+
+void AiServersPage::askApiKey() {
+  const int row = table_->currentRow();
+  if (row <= 0 || row >= static_cast<int>(ai_->backends().size())) {
+    return;
+  }
+  bool ok = false;
+  const QString key = QInputDialog::getText(
+      this, tr("API key"),
+      tr("API key of %1 (empty: none):").arg(ai_->backends()[std::size_t(row)].url),
+      QLineEdit::Password, {}, &ok);
+  if (ok) {
+    ai_->setApiKey(row, key.trimmed());
+  }
 }
 
 }  // namespace delineate::app

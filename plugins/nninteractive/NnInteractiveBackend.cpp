@@ -164,6 +164,8 @@ void NnInteractiveBackend::claim(core::ProgressSink& progress) {
   {
     std::lock_guard lock(beatMutex_);
     stopping_ = false;
+    beatLease_ = lease_;
+    beatKey_ = config_.apiKey;
   }
   if (livenessSeconds_ > 0 && !beat_.joinable()) {
     beat_ = std::thread([this] { heartbeatLoop(); });
@@ -176,11 +178,8 @@ void NnInteractiveBackend::heartbeatLoop() {
   const auto interval = std::chrono::duration<double>(std::max(5.0, livenessSeconds_ / 2));
   std::unique_lock lock(beatMutex_);
   while (!beatWake_.wait_for(lock, interval, [this] { return stopping_; })) {
-    std::string lease;
-    {
-      std::lock_guard leaseLock(mutex_);
-      lease = lease_;
-    }
+    // Copies kept for this thread: mutex_ may be held for minutes by a set_image.
+    const std::string lease = beatLease_, key = beatKey_;
     if (lease.empty()) {
       continue;
     }
@@ -191,8 +190,8 @@ void NnInteractiveBackend::heartbeatLoop() {
     r.connectTimeout = config_.connectTimeout;
     r.timeout = std::chrono::seconds(10);
     r.headers.push_back({"X-Lease-Token", lease});
-    if (!config_.apiKey.empty()) {
-      r.headers.push_back({"Authorization", "Bearer " + config_.apiKey});
+    if (!key.empty()) {
+      r.headers.push_back({"Authorization", "Bearer " + key});
     }
     try {
       core::NullProgress quiet;
@@ -207,6 +206,7 @@ void NnInteractiveBackend::releaseLease() {
   {
     std::lock_guard lock(beatMutex_);
     stopping_ = true;
+    beatLease_.clear();
   }
   beatWake_.notify_all();
   if (beat_.joinable() && beat_.get_id() != std::this_thread::get_id()) {
@@ -496,6 +496,20 @@ ai::InferResult NnInteractiveBackend::infer(const ai::InferRequest& request,
   result.timings.sessionCreated = created;
   result.timings.totalSeconds = seconds(Clock::now() - start);
   return result;
+}
+
+ai::SignInTokens NnInteractiveBackend::signInTokens() const {
+  std::lock_guard lock(mutex_);
+  ai::SignInTokens t;
+  t.accessToken = config_.apiKey;
+  return t;
+}
+
+void NnInteractiveBackend::setSignInTokens(const ai::SignInTokens& tokens) {
+  std::lock_guard lock(mutex_);
+  config_.apiKey = tokens.accessToken;
+  std::lock_guard beat(beatMutex_);
+  beatKey_ = config_.apiKey;
 }
 
 ai::InferResult NnInteractiveBackend::undoLastPrompt(core::ProgressSink& progress) {

@@ -50,6 +50,10 @@ class NnInteractiveBackend : public core::ai::AiBackend {
   // defaults (points, 2-D boxes, scribbles, lassos); server undo when it says so.
   core::ai::BackendCapabilities capabilities() const override;
   core::ai::InferResult undoLastPrompt(core::ProgressSink& progress) override;
+  // The server's static API key travels as the access token (the app keeps it in the keychain
+  // and hands it over once read); nnInteractive has no sign-in of its own.
+  core::ai::SignInTokens signInTokens() const override;
+  void setSignInTokens(const core::ai::SignInTokens& tokens) override;
 
   // The lease held now (empty when none): tests and diagnostics.
   std::string leaseToken() const;
@@ -86,6 +90,8 @@ class NnInteractiveBackend : public core::ai::AiBackend {
   std::mutex beatMutex_;
   std::condition_variable beatWake_;
   bool stopping_ = false;
+  std::string beatLease_;  // what the heartbeat sends, guarded by beatMutex_
+  std::string beatKey_;
   std::thread beat_;
 };
 

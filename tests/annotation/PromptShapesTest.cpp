@@ -162,6 +162,15 @@ TEST(AiInteraction, ClicksAndPromptsAreOneListOfStepsTakenBackInOrder) {
   const core::ai::InferRequest r = ai.request("m", nullptr, "Liver");
   EXPECT_EQ(r.prompts.size(), 2u);
   EXPECT_EQ(r.background.size(), 1u);
+  // For a backend keeping prompts on the server: the click is a point between the two.
+  const core::ai::InferRequest ordered = ai.request("m", nullptr, "Liver", true);
+  ASSERT_EQ(ordered.prompts.size(), 3u);
+  EXPECT_TRUE(ordered.background.empty());
+  EXPECT_EQ(ordered.prompts[0].kind, PromptKind::Box);
+  EXPECT_EQ(ordered.prompts[1].kind, PromptKind::Point);
+  EXPECT_FALSE(ordered.prompts[1].positive);
+  EXPECT_EQ(ordered.prompts[1].point, (core::Size3{4, 4, 5}));
+  EXPECT_EQ(ordered.prompts[2].kind, PromptKind::Scribble);
   EXPECT_EQ(ai.lastStepName(), "Scribble prompt");
   EXPECT_EQ(ai.removeLastStep(), "Scribble prompt");
   EXPECT_EQ(ai.removeLastStep(), "Click");
