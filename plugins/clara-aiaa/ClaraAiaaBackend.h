@@ -44,6 +44,12 @@ class ClaraAiaaBackend : public core::ai::AiBackend {
 
   std::string displayName() const override;
   core::ai::ServerInfo info(core::ProgressSink& progress) override;
+  // Clicks and extreme points only; the image kept in a server session.
+  core::ai::BackendCapabilities capabilities() const override {
+    core::ai::BackendCapabilities c;
+    c.sessions = true;
+    return c;
+  }
   core::ai::InferResult infer(const core::ai::InferRequest& request,
                               core::ProgressSink& progress) override;
 

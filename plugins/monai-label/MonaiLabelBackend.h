@@ -48,6 +48,12 @@ class MonaiLabelBackend : public core::ai::AiBackend {
 
   std::string displayName() const override;
   core::ai::ServerInfo info(core::ProgressSink& progress) override;
+  // Clicks only (deepgrow, deepedit, DEXTR3D as extreme points); sessions, datastore, training.
+  core::ai::BackendCapabilities capabilities() const override {
+    core::ai::BackendCapabilities c;
+    c.sessions = c.datastore = c.training = true;
+    return c;
+  }
   core::ai::InferResult infer(const core::ai::InferRequest& request,
                               core::ProgressSink& progress) override;
 
