@@ -23,6 +23,7 @@
 #include "core/metrics/SurfaceDistances.h"
 #include "core/net/HttpServer.h"
 #include "core/sample/SampleCase.h"
+#include "core/sample/SampleWriter.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
 #include "plugins/nninteractive/NnInteractiveBackend.h"
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "annotation/ai/PromptShapes.h"
 #include "annotation/ai/ProposalLabelPlan.h"
 #include "annotation/ai/ProposalMerge.h"
 #include "annotation/engine/LocalEngineBackend.h"
@@ -27,33 +28,7 @@ namespace delineate::app {
 
 namespace {
 
-constexpr const char* kServersKey = "ai/servers";
-// Per model, where its labels go on Accept (JSON of annotation::LabelRules), under this prefix.
-constexpr const char* kLabelRulesKey = "ai/labelRules/";
-// A server's settings entry (ServerEntry): its plugin kind, a space and its URL ("clara-aiaa
-// http://..."), then its options; a bare URL is a MONAI Label server.
-constexpr const char* kDefaultServerKind = ServerEntry::kDefaultKind;
 constexpr double kProposalOpacity = 0.6;
-
-// For the status line of a backend whose plugin the host did not load.
-QString missingPlugin(const QString& kind) {
-  return AiController::tr("the \"%1\" plugin is not installed (searched %2)")
-      .arg(kind, PluginHost::application().directories().join(QStringLiteral(", ")));
-}
-
-// The index axis of `grid` closest to a view's slice normal.
-int nearestAxis(const core::ImageGeometry& grid, const core::Vec3& normal) {
-  int best = 2;
-  double bestDot = -1;
-  for (int a = 0; a < 3; ++a) {
-    const double d = std::abs(core::dot(grid.axis(a), normal));
-    if (d > bestDot) {
-      bestDot = d;
-      best = a;
-    }
-  }
-  return best;
-}
 
 // What asking a server for its models gave: its info, or why it wants a sign-in first.
 struct InfoAnswer {
@@ -70,47 +45,6 @@ struct Proposal {
 };
 
 }  // namespace
-
-AiController::Backend AiController::serverBackend(const QString& entry) {
-  const ServerEntry parsed = ServerEntry::parse(entry);
-  Backend b;
-  b.url = parsed.url;
-  b.entry = entry;
-  b.kind = parsed.kind;
-  b.deidentify = parsed.deidentify;
-  const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind);
-  b.name =
-      tr("%1 at %2").arg(factory ? QString::fromStdString(factory->displayName()) : b.kind, b.url);
-  if (!factory) {
-    b.note = missingPlugin(b.kind);
-    return b;
-  }
-  plugins::BackendSettings settings;
-  settings.url = b.url.toStdString();
-  settings.outbound.deidentify = b.deidentify;
-  try {
-    b.backend = factory->create(settings);
-  } catch (const core::Error& e) {
-    b.note = QString::fromStdString(e.what());
-  }
-  return b;
-}
-
-AiController::Backend AiController::builtinEngine() {
-  Backend b;
-  b.kind = QStringLiteral("builtin");
-  if (const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind)) {
-    b.name = QString::fromStdString(factory->displayName());
-    b.backend = factory->create({});
-    return b;
-  }
-  // The app must work offline even when its plugin folder is damaged: the engine is linked in.
-  b.name = tr("Built-in engine");
-  b.backend = std::make_shared<annotation::LocalEngineBackend>();
-  b.kind.clear();
-  b.note = missingPlugin(QStringLiteral("builtin")) + tr(", so the copy inside the app runs");
-  return b;
-}
 
 AiController::AiController(EditSession* session, ToolController* tools, EditJobs* jobs,
                            std::shared_ptr<viewers::MarkerState> markers, QObject* parent)
@@ -188,100 +122,6 @@ void AiController::setBackend(int index) {
   current_ = index;
   reject();
   refresh();
-}
-
-QStringList AiController::serverKinds() {
-  QStringList out;
-  for (const plugins::AiBackendFactory* f : PluginHost::application().factories()) {
-    if (f->kind() != "builtin") {
-      out << QString::fromStdString(f->kind());
-    }
-  }
-  // MONAI Label, the usual one, first; the others by kind.
-  std::sort(out.begin(), out.end(), [](const QString& a, const QString& b) {
-    const bool da = a == QLatin1String(kDefaultServerKind),
-               db = b == QLatin1String(kDefaultServerKind);
-    return da != db ? da : a < b;
-  });
-  return out;
-}
-
-QString AiController::serverKindName(const QString& kind) {
-  const plugins::AiBackendFactory* f = PluginHost::application().factory(kind);
-  return f ? QString::fromStdString(f->displayName()) : kind;
-}
-
-int AiController::addServer(const QString& url, const QString& kind) {
-  ServerEntry added;
-  added.url = url;
-  if (!kind.isEmpty()) {
-    added.kind = kind;
-  }
-  for (std::size_t i = 0; i < backends_.size(); ++i) {
-    if (!backends_[i].entry.isEmpty() &&
-        ServerEntry::parse(backends_[i].entry).key() == added.key()) {
-      setBackend(static_cast<int>(i));
-      return static_cast<int>(i);
-    }
-  }
-  backends_.push_back(serverBackend(added.toString()));
-  attachApiKey(backends_.back());
-  saveServers();
-  Q_EMIT backendsChanged();
-  setBackend(static_cast<int>(backends_.size()) - 1);
-  return current_;
-}
-
-bool AiController::removeServer(int index) {
-  if (index <= 0 || index >= static_cast<int>(backends_.size()) ||
-      backends_[std::size_t(index)].entry.isEmpty()) {
-    return false;
-  }
-  // Jobs name their backend by index: select the engine first, which cancels the requests and
-  // supersedes the model question of the servers whose index is about to change.
-  const int keep = current_ == index ? 0 : (current_ > index ? current_ - 1 : current_);
-  if (current_ >= index) {
-    setBackend(0);
-  }
-  backends_.erase(backends_.begin() + index);
-  saveServers();
-  Q_EMIT backendsChanged();
-  if (keep != current_) {
-    setBackend(keep);
-  }
-  return true;
-}
-
-void AiController::saveServers() const {
-  QStringList entries;
-  for (const Backend& b : backends_) {
-    if (!b.entry.isEmpty()) {
-      entries << b.entry;
-    }
-  }
-  QSettings().setValue(QLatin1String(kServersKey), entries);
-}
-
-void AiController::setDeidentify(int index, bool on) {
-  if (index < 0 || index >= static_cast<int>(backends_.size()) ||
-      backends_[std::size_t(index)].entry.isEmpty() ||
-      backends_[std::size_t(index)].deidentify == on) {
-    return;
-  }
-  Backend& old = backends_[std::size_t(index)];
-  ServerEntry entry = ServerEntry::parse(old.entry);
-  entry.deidentify = on;
-  // A client's policy is fixed when it is made: make it again, keeping what the old one knew
-  // (its sign-in); a job still running keeps the old one until it ends.
-  Backend made = serverBackend(entry.toString());
-  if (old.backend && made.backend) {
-    made.backend->setSignInTokens(old.backend->signInTokens());
-  }
-  made.info = old.info;
-  made.status = old.status;
-  old = std::move(made);
-  saveServers();
-  Q_EMIT backendsChanged();
 }
 
 void AiController::refresh() {
@@ -435,7 +275,7 @@ void AiController::click(const core::Vec3& world, annotation::ClickKind kind,
                                        : tr("The click lies outside the image"));
     return;
   }
-  lastAxis_ = nearestAxis(image->geometry(), sliceNormal);
+  lastAxis_ = annotation::sliceAxisFor(image->geometry(), sliceNormal);
   lastVoxel_ = interaction_.clicks().back().voxel;
   pushStep();
   updateMarkers();
@@ -630,73 +470,6 @@ bool AiController::finishAccept(Accepted record, core::VoxelDelta delta,
     Q_EMIT accepted(record);
   }
   return changed;
-}
-
-annotation::LabelRules AiController::labelRules(const QString& model) const {
-  annotation::LabelRules rules;
-  const QByteArray text =
-      QSettings().value(QLatin1String(kLabelRulesKey) + model).toString().toUtf8();
-  const nlohmann::json j = nlohmann::json::parse(text.constData(), nullptr, false);
-  if (!j.is_object()) {
-    return rules;
-  }
-  for (const auto& [name, rule] : j.items()) {
-    if (!rule.is_object()) {
-      continue;
-    }
-    const std::string kind = rule.value("kind", "");
-    annotation::LabelRule r;
-    r.kind = kind == "segment" ? annotation::LabelRule::Kind::Segment
-             : kind == "new"   ? annotation::LabelRule::Kind::NewSegment
-             : kind == "skip"  ? annotation::LabelRule::Kind::Skip
-                               : annotation::LabelRule::Kind::Default;
-    r.segment = rule.value("segment", "");
-    rules[name] = r;
-  }
-  return rules;
-}
-
-void AiController::setLabelRules(const QString& model, const annotation::LabelRules& rules) {
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [name, r] : rules) {
-    const char* kind = r.kind == annotation::LabelRule::Kind::Segment      ? "segment"
-                       : r.kind == annotation::LabelRule::Kind::NewSegment ? "new"
-                       : r.kind == annotation::LabelRule::Kind::Skip       ? "skip"
-                                                                           : "default";
-    if (r.kind != annotation::LabelRule::Kind::Default) {
-      j[name] = {{"kind", kind}, {"segment", r.segment}};
-    }
-  }
-  QSettings().setValue(QLatin1String(kLabelRulesKey) + model, QString::fromStdString(j.dump()));
-}
-
-std::vector<std::string> AiController::modelLabelNames() const {
-  std::vector<std::string> out;
-  if (const auto& p = interaction_.proposal()) {
-    for (const core::Segment& s : p->segments()) {
-      out.push_back(s.name);
-    }
-    return out;
-  }
-  const auto& info = backends_[static_cast<std::size_t>(current_)].info;
-  if (const core::ai::MonaiModel* m = info ? info->findModel(model_.toStdString()) : nullptr) {
-    for (const core::ai::MonaiLabel& l : m->labels) {
-      if (!l.background) {
-        out.push_back(l.name);
-      }
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> AiController::activeSegmentNames() const {
-  std::vector<std::string> out;
-  if (const auto map = session_->activeMap()) {
-    for (const core::Segment& s : map->segments()) {
-      out.push_back(s.name);
-    }
-  }
-  return out;
 }
 
 void AiController::reject() {

@@ -171,6 +171,8 @@ class AiController : public QObject {
   // backend, only a note saying so.
   static Backend serverBackend(const QString& entry);
   void saveServers() const;
+  // The settings list of the servers (ServerEntry strings).
+  static constexpr const char* kServersKey = "ai/servers";
   // Reads a server's API key from the keychain (asynchronously) into its backend.
   void attachApiKey(const Backend& b);
   static Backend builtinEngine();

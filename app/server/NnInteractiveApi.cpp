@@ -5,6 +5,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "app/server/InteractiveArrays.h"
 #include "core/Error.h"
 #include "core/ai/PackedArray.h"
 #include "core/jobs/ProgressSink.h"
@@ -110,67 +111,6 @@ json toArrayBbox(const core::VoxelBox& b) {
                       json::array({b.lo[0], b.hi[0]})});
 }
 
-float halfToFloat(std::uint16_t h) {
-  const std::uint32_t sign = (h & 0x8000u) << 16;
-  const std::uint32_t exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
-  std::uint32_t bits = 0;
-  if (exponent == 0) {
-    const float v = std::ldexp(static_cast<float>(mantissa), -24);
-    return (sign != 0) ? -v : v;
-  }
-  if (exponent == 31) {
-    bits = sign | 0x7F800000u | (mantissa << 13);
-  } else {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  }
-  float f = 0;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-template <class T>
-void toFloat(const std::string& bytes, std::size_t count, float* out) {
-  for (std::size_t n = 0; n < count; ++n) {
-    T v;
-    std::memcpy(&v, bytes.data() + n * sizeof(T), sizeof(T));
-    out[n] = static_cast<float>(v);
-  }
-}
-
-// Channel 0 of the uploaded array as float32 voxels.
-void channelZero(const core::ai::PackedArray& a, std::size_t count, float* out) {
-  switch (a.dtype) {
-    case NpDtype::Bool:
-    case NpDtype::UInt8:
-      return toFloat<std::uint8_t>(a.bytes, count, out);
-    case NpDtype::Int8:
-      return toFloat<std::int8_t>(a.bytes, count, out);
-    case NpDtype::UInt16:
-      return toFloat<std::uint16_t>(a.bytes, count, out);
-    case NpDtype::Int16:
-      return toFloat<std::int16_t>(a.bytes, count, out);
-    case NpDtype::UInt32:
-      return toFloat<std::uint32_t>(a.bytes, count, out);
-    case NpDtype::Int32:
-      return toFloat<std::int32_t>(a.bytes, count, out);
-    case NpDtype::Int64:
-      return toFloat<std::int64_t>(a.bytes, count, out);
-    case NpDtype::UInt64:
-      return toFloat<std::uint64_t>(a.bytes, count, out);
-    case NpDtype::Float32:
-      return toFloat<float>(a.bytes, count, out);
-    case NpDtype::Float64:
-      return toFloat<double>(a.bytes, count, out);
-    case NpDtype::Float16:
-      for (std::size_t n = 0; n < count; ++n) {
-        std::uint16_t h;
-        std::memcpy(&h, a.bytes.data() + 2 * n, 2);
-        out[n] = halfToFloat(h);
-      }
-      return;
-  }
-}
-
 // `[[l0, h0], [l1, h1], [l2, h2]]` as integers (rounded half to even, as Python's round).
 std::array<std::array<std::int64_t, 2>, 3> bboxOf(const json& v, const char* what) {
   std::array<std::array<std::int64_t, 2>, 3> out{};
@@ -192,46 +132,16 @@ std::array<std::array<std::int64_t, 2>, 3> bboxOf(const json& v, const char* wha
   return out;
 }
 
-// The target buffer's values over `box` (volume indices) in the client's dtype, packed.
-std::string packRegion(const InteractiveSession& s, const core::VoxelBox& box) {
-  const NpDtype dtype = core::ai::npDtypeOf(s.targetDtype);
-  const std::size_t item = core::ai::itemSize(dtype);
-  const core::Size3 size = s.image->geometry().size;
-  std::string bytes(box.count() * item, '\0');
-  std::size_t n = 0;
-  for (std::size_t k = box.lo[2]; k < box.hi[2]; ++k) {
-    for (std::size_t j = box.lo[1]; j < box.hi[1]; ++j) {
-      for (std::size_t i = box.lo[0]; i < box.hi[0]; ++i, ++n) {
-        bytes[n * item] = static_cast<char>(s.target[i + size[0] * (j + size[1] * k)]);
-      }
-    }
-  }
-  const std::vector<std::int64_t> shape{static_cast<std::int64_t>(box.hi[2] - box.lo[2]),
-                                        static_cast<std::int64_t>(box.hi[1] - box.lo[1]),
-                                        static_cast<std::int64_t>(box.hi[0] - box.lo[0])};
-  return core::ai::packArray(
-      dtype, shape, std::span(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()));
-}
-
 net::HttpResponse regionReply(const InteractiveSession& s, const core::VoxelBox& box) {
   if (box.empty()) {
     return predictionReply(true, nullptr);
   }
   const json shape =
       json::array({box.hi[2] - box.lo[2], box.hi[1] - box.lo[1], box.hi[0] - box.lo[0]});
-  return predictionReply(true, toArrayBbox(box), packRegion(s, box), s.targetDtype, shape);
-}
-
-// The smallest box holding every voxel where `a` and `b` differ.
-core::VoxelBox differing(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b,
-                         const core::Size3& size) {
-  core::VoxelBox out;
-  for (std::size_t n = 0; n < a.size() && n < b.size(); ++n) {
-    if (a[n] != b[n]) {
-      out.include(n % size[0], (n / size[0]) % size[1], n / (size[0] * size[1]));
-    }
-  }
-  return out;
+  return predictionReply(
+      true, toArrayBbox(box),
+      packBufferRegion(s.target, s.image->geometry().size, box, core::ai::npDtypeOf(s.targetDtype)),
+      s.targetDtype, shape);
 }
 
 void requireReady(const InteractiveSession& s) {
@@ -422,7 +332,7 @@ net::HttpResponse NnInteractiveApi::setImage(InteractiveSession& s, const net::S
   const std::size_t count = g.voxelCount();
   auto voxels = std::make_shared<core::VoxelBuffer>(core::ScalarType::Float32, count);
   float* out = voxels->as<float>();
-  channelZero(a, count, out);
+  channelZeroAsFloat(a, count, out);
   if (std::all_of(out, out + count, [](float v) { return v == 0.0f; })) {
     refuse(400, "Input image is entirely zero; nothing to segment");
   }
@@ -616,7 +526,7 @@ net::HttpResponse NnInteractiveApi::predict(InteractiveSession& s,
       }
     }
   }
-  core::VoxelBox region = differing(s.target, next, size);
+  core::VoxelBox region = differingBox(s.target, next, size);
   region.include(found.box);
   region.include(annotation::intersection(promptRegion, core::VoxelBox::whole(size)));
   s.target = std::move(next);
@@ -641,7 +551,7 @@ net::HttpResponse NnInteractiveApi::addInitialSeg(InteractiveSession& s,
     }
   }
   s.undo = InteractiveSession::Snapshot{s.target, s.prompts, s.initialSeg};
-  const core::VoxelBox region = differing(s.target, bits, s.image->geometry().size);
+  const core::VoxelBox region = differingBox(s.target, bits, s.image->geometry().size);
   s.prompts.clear();
   s.initialSeg = bits;
   s.target = std::move(bits);
@@ -652,7 +562,7 @@ net::HttpResponse NnInteractiveApi::undo(InteractiveSession& s) {
   if (!s.undo || s.targetDtype.empty()) {
     return predictionReply(false, nullptr);
   }
-  const core::VoxelBox region = differing(s.target, s.undo->target, s.image->geometry().size);
+  const core::VoxelBox region = differingBox(s.target, s.undo->target, s.image->geometry().size);
   s.target = std::move(s.undo->target);
   s.prompts = std::move(s.undo->prompts);
   s.initialSeg = std::move(s.undo->initialSeg);
