@@ -193,12 +193,12 @@ int main(int argc, char** argv) {
         }
         return wholeMaskOf(*monai.infer(r, progress).labels);
       };
-      json entry = {{"case", c.name},
-                    {"name", s.name},
-                    {"direct", runProtocol(c, s, clicks, direct)},
-                    {"nninteractive_routes", runProtocol(c, s, clicks, overNn)},
-                    {"monai_label_routes (box as its centre click)",
-                     runProtocol(c, s, clicks, overMonai)}};
+      json entry = {
+          {"case", c.name},
+          {"name", s.name},
+          {"direct", runProtocol(c, s, clicks, direct)},
+          {"nninteractive_routes", runProtocol(c, s, clicks, overNn)},
+          {"monai_label_routes (box as its centre click)", runProtocol(c, s, clicks, overMonai)}};
       const json& d = entry["direct"]["steps"];
       std::fprintf(stderr, "%s / %s: Dice box %.3f, after clicks %.3f (direct)\n", c.name.c_str(),
                    s.name.c_str(), double(d.front()["dice"]), double(d.back()["dice"]));
@@ -221,9 +221,8 @@ int main(int argc, char** argv) {
     };
     summary[route] = {{"median_dice_first_interaction", median(firsts)},
                       {"median_dice_last_interaction", median(finals)},
-                      {"slowest_interaction_s", slowest.empty() ? 0.0
-                                                                : *std::max_element(slowest.begin(),
-                                                                                    slowest.end())}};
+                      {"slowest_interaction_s",
+                       slowest.empty() ? 0.0 : *std::max_element(slowest.begin(), slowest.end())}};
   }
   const json out{{"benchmark", "interactive_protocol"},
                  {"protocol", "2-D box on the largest axial slice, then up to N simulated clicks"},

@@ -39,12 +39,7 @@ class AiPromptGuiTest : public test::EditingWindowTest {
   }
 
   std::size_t proposalVoxels() const {
-    const auto& p = ai()->interaction().proposal();
-    std::size_t n = 0;
-    for (std::size_t i = 0; p && i < p->voxelCount(); ++i) {
-      n += p->data()[i] != 0;
-    }
-    return n;
+    return test::nonZeroVoxels(ai()->interaction().proposal().get());
   }
 
   // A closed circle of `radius` mm round the bead in the plane of the two axes given.

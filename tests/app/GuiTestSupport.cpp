@@ -16,6 +16,14 @@ bool guiAvailable() {
   return qobject_cast<QApplication*>(QCoreApplication::instance()) != nullptr;
 }
 
+std::size_t nonZeroVoxels(const core::LabelMap* labels) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; labels && i < labels->voxelCount(); ++i) {
+    n += labels->data()[i] != 0;
+  }
+  return n;
+}
+
 bool waitUntil(const std::function<bool()>& done, int timeoutMs) {
   QElapsedTimer clock;
   clock.start();

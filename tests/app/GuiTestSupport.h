@@ -9,6 +9,8 @@
 #include <QSettings>
 #include <functional>
 
+#include "core/model/LabelMap.h"
+
 namespace delineate::viewers {
 class VtkOpenGLWidget;
 }
@@ -20,6 +22,9 @@ bool guiAvailable();
 
 // Runs the event loop until `done` returns true or `timeoutMs` passes; returns done().
 bool waitUntil(const std::function<bool()>& done, int timeoutMs = 30000);
+
+// Non-zero voxels of a label map (0 for none): the size of an AI proposal.
+std::size_t nonZeroVoxels(const core::LabelMap* labels);
 
 // Renders the canvas (paintGL) and reads its framebuffer.
 QImage grabCanvas(viewers::VtkOpenGLWidget* canvas);
