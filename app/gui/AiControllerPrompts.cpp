@@ -65,10 +65,19 @@ void AiController::pushStep() {
   std::weak_ptr<bool> alive = alive_;
   session_->document().undoStack().push(std::make_unique<annotation::AiStepCommand>(
       name,
-      [this, alive] {
-        if (!alive.expired()) {
-          takeBackLastStep();
+      [this, alive, target] {
+        if (alive.expired()) {
+          return;
         }
+        if (interaction_.target() != target) {
+          // A step of another segment's clicks: taken back there, nothing to run now.
+          const annotation::AiInteraction::Target current = interaction_.target();
+          interaction_.setTarget(target);
+          interaction_.removeLastStep();
+          interaction_.setTarget(current);
+          return;
+        }
+        takeBackLastStep();
       },
       [this, alive, target, click, prompt, outline] {
         const core::VolumePtr image = session_->image();
