@@ -145,6 +145,7 @@ void NnInteractiveBackend::readCapabilities(core::ProgressSink& progress) {
                       "GET /capabilities did not answer a JSON object; is this an nnInteractive "
                       "server?");
   }
+  std::lock_guard caps(capsMutex_);
   capabilities_ = std::move(c);
 }
 
@@ -335,17 +336,22 @@ void NnInteractiveBackend::sendPrompt(const ai::Prompt& p, core::ProgressSink& p
   pasteAnswer(checked(std::move(r), "POST " + path + " (" + kind + ")"), "POST " + path);
 }
 
+json NnInteractiveBackend::capabilitiesJson() const {
+  std::lock_guard caps(capsMutex_);
+  return capabilities_;
+}
+
 ai::ServerInfo NnInteractiveBackend::info(core::ProgressSink& progress) {
   std::lock_guard lock(mutex_);
   readCapabilities(progress);
+  const json caps = capabilitiesJson();
   ai::ServerInfo info;
   info.name = "nnInteractive";
-  info.version = capabilities_.value("inference_session_version", json("")).is_string()
-                     ? capabilities_.value("inference_session_version", "")
+  info.version = caps.value("inference_session_version", json("")).is_string()
+                     ? caps.value("inference_session_version", "")
                      : "";
-  const std::string license = capabilities_.value("license", json("")).is_string()
-                                  ? capabilities_.value("license", "")
-                                  : "";
+  const std::string license =
+      caps.value("license", json("")).is_string() ? caps.value("license", "") : "";
   info.description = "nnInteractive v2 server" + (license.empty() ? "" : "; licence: " + license);
   ai::MonaiModel model;
   model.name = kModel;
@@ -354,17 +360,16 @@ ai::ServerInfo NnInteractiveBackend::info(core::ProgressSink& progress) {
                       (license.empty() ? std::string() : " (model licence: " + license + ")");
   model.labels = {{"Structure", 1, false}};
   info.models = {model};
-  info.raw = capabilities_;
+  info.raw = caps;
   return info;
 }
 
 ai::BackendCapabilities NnInteractiveBackend::capabilities() const {
-  std::lock_guard lock(mutex_);
+  const json caps = capabilitiesJson();
   ai::BackendCapabilities c;
   c.sessions = true;
-  const json supported = capabilities_.is_object()
-                             ? capabilities_.value("supported_interactions", json::object())
-                             : json::object();
+  const json supported =
+      caps.is_object() ? caps.value("supported_interactions", json::object()) : json::object();
   auto has = [&](const char* key, bool fallback) {
     const json v = supported.value(key, json());
     return v.is_boolean() ? v.get<bool>() : fallback;
@@ -381,8 +386,7 @@ ai::BackendCapabilities NnInteractiveBackend::capabilities() const {
   if (has("lasso", true)) {
     c.promptKinds.push_back(ai::PromptKind::Lasso);
   }
-  c.serverUndo =
-      capabilities_.is_object() && capabilities_.value("supports_undo", json(false)) == true;
+  c.serverUndo = caps.is_object() && caps.value("supports_undo", json(false)) == true;
   return c;
 }
 
@@ -430,10 +434,10 @@ ai::InferResult NnInteractiveBackend::infer(const ai::InferRequest& request,
   }
   prompts.insert(prompts.end(), request.prompts.begin(), request.prompts.end());
   std::lock_guard lock(mutex_);
-  if (capabilities_.is_null()) {
+  if (capabilitiesJson().is_null()) {
     readCapabilities(progress);
   }
-  const json supported = capabilities_.value("supported_interactions", json::object());
+  const json supported = capabilitiesJson().value("supported_interactions", json::object());
   for (const ai::Prompt& p : prompts) {
     const bool box3d = p.kind == ai::PromptKind::Box && p.sliceAxis() < 0;
     const char* key = p.kind == ai::PromptKind::Point      ? "points"

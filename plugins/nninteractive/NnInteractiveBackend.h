@@ -79,7 +79,11 @@ class NnInteractiveBackend : public core::ai::AiBackend {
   mutable std::mutex mutex_;  // one call at a time; guards everything below
   std::string lease_;
   double livenessSeconds_ = 0;
+  // The server's /capabilities, guarded by its own mutex: capabilities() is asked on the GUI
+  // thread and must not wait behind a call holding mutex_ (an upload can take minutes).
+  mutable std::mutex capsMutex_;
   nlohmann::json capabilities_;
+  nlohmann::json capabilitiesJson() const;
   core::VolumePtr image_;               // the image the server holds for this lease
   std::vector<std::uint8_t> buffer_;    // the server's target buffer, x fastest
   std::vector<core::ai::Prompt> sent_;  // the prompts behind buffer_, in order
