@@ -13,6 +13,7 @@ pkgs=(
   xvfb xauth libgl1-mesa-dri mesa-utils
   dcmtk dicom3tools dcm2niix plastimatch poppler-utils orthanc orthanc-dicomweb
   libgdcm-tools python3 python3-numpy python3-pydicom python3-nibabel
+  mricron-data
   dpkg-dev file appstream desktop-file-utils shared-mime-info
   clang libclang-rt-14-dev
 )

@@ -177,6 +177,37 @@ BoxMask maskOfLabel(const core::Volume& labels, std::uint16_t label) {
   return all.shrunkToContent();
 }
 
+core::VoxelBox largestSliceBox(const BoxMask& truth, int axis) {
+  const core::VoxelBox& b = truth.box;
+  const std::size_t a = std::size_t(axis);
+  std::vector<std::size_t> perSlice(b.hi[a] - std::min(b.lo[a], b.hi[a]), 0);
+  for (std::size_t k = b.lo[2]; k < b.hi[2]; ++k) {
+    for (std::size_t j = b.lo[1]; j < b.hi[1]; ++j) {
+      for (std::size_t i = b.lo[0]; i < b.hi[0]; ++i) {
+        const std::size_t at[3] = {i, j, k};
+        perSlice[at[a] - b.lo[a]] += truth.at(i, j, k);
+      }
+    }
+  }
+  core::VoxelBox out;
+  if (perSlice.empty()) {
+    return out;
+  }
+  const std::size_t best =
+      b.lo[a] + std::size_t(std::max_element(perSlice.begin(), perSlice.end()) - perSlice.begin());
+  for (std::size_t k = b.lo[2]; k < b.hi[2]; ++k) {
+    for (std::size_t j = b.lo[1]; j < b.hi[1]; ++j) {
+      for (std::size_t i = b.lo[0]; i < b.hi[0]; ++i) {
+        const std::size_t at[3] = {i, j, k};
+        if (at[a] == best && truth.at(i, j, k)) {
+          out.include(i, j, k);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 ClickSimulator::ClickSimulator(BoxMask truth, const core::Vec3& spacing,
                                ClickSimulatorOptions options)
     : truth_(truth.shrunkToContent()), spacing_(spacing), options_(options) {}

@@ -45,6 +45,10 @@ double dice(const BoxMask& a, const BoxMask& b);
 // The voxels of `label` in a label image (a ground truth), over their bounding box.
 BoxMask maskOfLabel(const core::Volume& labels, std::uint16_t label);
 
+// The simulated user's first prompt in the box-first protocol: the structure's tight 2-D box
+// on its largest slice along `axis` (one voxel thick along it). Empty for an empty truth.
+core::VoxelBox largestSliceBox(const BoxMask& truth, int axis);
+
 class ClickSimulator {
  public:
   // `truth`: the structure's true voxels (any box on the volume grid); `spacing` in mm, for the

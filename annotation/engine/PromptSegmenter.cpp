@@ -175,8 +175,24 @@ Guidance guidanceOf(const std::vector<Prompt>& prompts, const Size3& imageSize) 
 BoxMask PromptSegmenter::segment(const core::Volume& image, const std::vector<Prompt>& prompts,
                                  core::ProgressSink& progress) const {
   const Size3 size = image.geometry().size;
-  const Guidance guidance = guidanceOf(prompts, size);
-  BoxMask result = clicks_.segment(image, guidance, progress);
+  // A positive box starts the box segmenter; the prompts after it are its corrections.
+  const auto firstBox = std::find_if(prompts.begin(), prompts.end(), [&](const Prompt& p) {
+    return p.kind == PromptKind::Box && p.positive && !p.box.empty() &&
+           inside(centreOf(p.box), size);
+  });
+  BoxMask result;
+  if (firstBox != prompts.end()) {
+    std::vector<Prompt> rest;
+    for (auto p = prompts.begin(); p != prompts.end(); ++p) {
+      if (p != firstBox) {
+        rest.push_back(*p);
+      }
+    }
+    result = boxes_.segment(image, firstBox->box, firstBox->sliceAxis(),
+                            guidanceOf(rest, size).clicks, progress);
+  } else {
+    result = clicks_.segment(image, guidanceOf(prompts, size), progress);
+  }
   VoxelBox extent = result.box;
   std::vector<VoxelBox> boxes;
   std::vector<std::pair<VoxelBox, int>> lassos;  // the lasso's own slice, widened
@@ -186,7 +202,9 @@ BoxMask PromptSegmenter::segment(const core::Volume& image, const std::vector<Pr
     }
     if (p.kind == PromptKind::Scribble) {
       extent.include(p.box);
-    } else if (p.kind == PromptKind::Box && !p.box.empty()) {
+    } else if (p.kind == PromptKind::Box && !p.box.empty() && firstBox == prompts.end()) {
+      // (The box segmenter keeps to its box by itself, and a click outside it adds what the
+      // user clicked.)
       boxes.push_back(p.sliceAxis() < 0 ? p.box : allowedRegion(p.box, p.sliceAxis(), size, false));
     } else if (p.kind == PromptKind::Lasso && p.sliceAxis() >= 0) {
       lassos.emplace_back(allowedRegion(p.box, p.sliceAxis(), size, true), p.sliceAxis());

@@ -13,6 +13,7 @@
 // Deterministic and thread-safe like PointGuidedSegmenter.
 #include <vector>
 
+#include "annotation/engine/BoxPromptSegmenter.h"
 #include "annotation/engine/PointGuidedSegmenter.h"
 #include "core/ai/Prompt.h"
 
@@ -35,6 +36,7 @@ class PromptSegmenter {
 
  private:
   PointGuidedSegmenter clicks_;
+  BoxPromptSegmenter boxes_;
 };
 
 }  // namespace delineate::annotation

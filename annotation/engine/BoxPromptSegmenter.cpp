@@ -1,0 +1,426 @@
+#include "annotation/engine/BoxPromptSegmenter.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "annotation/engine/HoleFilling.h"
+#include "annotation/engine/RoiGrid.h"
+#include "annotation/engine/RoiImage.h"
+#include "annotation/engine/SeededCompetition.h"
+#include "annotation/engine/TissueLikelihood.h"
+#include "annotation/engine/WorkMorphology.h"
+
+namespace delineate::annotation {
+
+namespace {
+
+using core::Size3;
+using core::VoxelBox;
+
+constexpr int kMaxRoiGrowths = 3;
+// A region of interest larger than this (a liver, the white matter of a whole brain) is worked
+// on at a coarser grid, blocks of f x f x f voxels averaged, so that one interaction stays
+// under a second; the answer's edge is then f voxels coarse.
+constexpr std::size_t kMaxWorkVoxels = 750000;
+
+// The region of interest: the box widened by a quarter of its size (at least 3 voxels) on each
+// side across the slice; along the slice axis as far as the box's larger side in mm, each way.
+// Every click inside, with 3 voxels around it.
+// The box's larger side across the slice, in mm.
+double acrossMm(const VoxelBox& box, int axis, const core::Vec3& spacing) {
+  double out = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (a != axis) {
+      out = std::max(out, double(box.hi[a] - box.lo[a]) * spacing[a]);
+    }
+  }
+  return out;
+}
+
+VoxelBox regionOfInterest(const VoxelBox& box, int axis, const std::vector<GuidanceClick>& clicks,
+                          const core::ImageGeometry& g) {
+  const double across = acrossMm(box, axis, g.spacing);
+  VoxelBox out = box;
+  for (int a = 0; a < 3; ++a) {
+    const std::size_t pad = a == axis ? std::size_t(std::ceil(across / g.spacing[a]))
+                                      : std::max<std::size_t>(3, (box.hi[a] - box.lo[a]) / 4);
+    out.lo[a] = out.lo[a] > pad ? out.lo[a] - pad : 0;
+    out.hi[a] = std::min(g.size[a], out.hi[a] + pad);
+  }
+  for (const GuidanceClick& c : clicks) {
+    for (int a = 0; a < 3; ++a) {
+      out.lo[a] = std::min(out.lo[a], c.voxel[a] > 3 ? c.voxel[a] - 3 : 0);
+      out.hi[a] = std::max(out.hi[a], std::min(g.size[a], c.voxel[a] + 4));
+    }
+  }
+  return intersection(out, VoxelBox::whole(g.size));
+}
+
+// Three passes of [1 2 1] / 4, one per axis: a light smoothing that keeps thin edges.
+void smoothInPlace(std::vector<float>& v, const Size3& n) {
+  const std::size_t stride[3] = {1, n[0], n[0] * n[1]};
+  std::vector<float> line;
+  for (int a = 0; a < 3; ++a) {
+    if (n[a] < 3) {
+      continue;
+    }
+    line.resize(n[a]);
+    const std::size_t s = stride[a];
+    for (std::size_t start = 0; start < v.size(); ++start) {
+      // Each line once: from the voxels whose coordinate along `a` is 0.
+      if ((start / s) % n[a] != 0) {
+        continue;
+      }
+      for (std::size_t t = 0; t < n[a]; ++t) {
+        line[t] = v[start + t * s];
+      }
+      for (std::size_t t = 1; t + 1 < n[a]; ++t) {
+        v[start + t * s] = 0.25f * (line[t - 1] + 2 * line[t] + line[t + 1]);
+      }
+    }
+  }
+}
+
+bool inside(const VoxelBox& b, const Size3& v) {
+  return v[0] >= b.lo[0] && v[0] < b.hi[0] && v[1] >= b.lo[1] && v[1] < b.hi[1] &&
+         v[2] >= b.lo[2] && v[2] < b.hi[2];
+}
+
+// The box widened by `pad` voxels across the slice (not along the slice axis), clipped to `roi`.
+VoxelBox widened(const VoxelBox& box, int axis, std::size_t pad, const VoxelBox& roi) {
+  VoxelBox out = box;
+  for (int a = 0; a < 3; ++a) {
+    if (a != axis) {
+      out.lo[a] = std::max(roi.lo[a], out.lo[a] > pad ? out.lo[a] - pad : 0);
+      out.hi[a] = std::min(roi.hi[a], out.hi[a] + pad);
+    }
+  }
+  return out;
+}
+
+// The largest 6-connected piece of `mask` (work-array indices of the grid).
+std::vector<std::size_t> largestPiece(const std::vector<std::uint8_t>& mask, const Size3& n) {
+  std::vector<std::uint8_t> seen(mask.size(), 0);
+  std::vector<std::size_t> best, piece, stack;
+  const std::size_t nx = n[0], nxy = n[0] * n[1];
+  for (std::size_t start = 0; start < mask.size(); ++start) {
+    if (!mask[start] || seen[start]) {
+      continue;
+    }
+    piece.clear();
+    stack.assign(1, start);
+    seen[start] = 1;
+    while (!stack.empty()) {
+      const std::size_t at = stack.back();
+      stack.pop_back();
+      piece.push_back(at);
+      const std::size_t x = at % nx, y = (at / nx) % n[1], z = at / nxy;
+      const std::size_t next[6] = {x > 0 ? at - 1 : at,   x + 1 < n[0] ? at + 1 : at,
+                                   y > 0 ? at - nx : at,  y + 1 < n[1] ? at + nx : at,
+                                   z > 0 ? at - nxy : at, z + 1 < n[2] ? at + nxy : at};
+      for (const std::size_t m : next) {
+        if (mask[m] && !seen[m]) {
+          seen[m] = 1;
+          stack.push_back(m);
+        }
+      }
+    }
+    if (piece.size() > best.size()) {
+      best = piece;
+    }
+  }
+  return best;
+}
+
+// The box's voxels and the ring's (the voxels just outside it across the slice), as
+// work-array indices of the grid.
+void boxAndRing(const VoxelBox& box, int axis, std::size_t ringWidth, const RoiGrid& grid,
+                std::vector<std::size_t>& inBox, std::vector<std::size_t>& ring) {
+  const VoxelBox outer = widened(box, axis, ringWidth, grid.box);
+  for (std::size_t z = outer.lo[2]; z < outer.hi[2]; ++z) {
+    for (std::size_t y = outer.lo[1]; y < outer.hi[1]; ++y) {
+      for (std::size_t x = outer.lo[0]; x < outer.hi[0]; ++x) {
+        (inside(box, {x, y, z}) ? inBox : ring).push_back(grid.index({x, y, z}));
+      }
+    }
+  }
+}
+
+// The structure's seeds: the largest piece of the box that is more likely the structure than
+// the surroundings; the box's centre when that piece holds under a tenth of the box.
+std::vector<std::size_t> structureCore(const VoxelBox& box, const std::vector<std::size_t>& inBox,
+                                       const std::vector<float>& values,
+                                       const TissueLikelihood& tissue, double minRatio,
+                                       const RoiGrid& grid) {
+  std::vector<std::uint8_t> likely(values.size(), 0);
+  for (const std::size_t at : inBox) {
+    likely[at] = tissue.logRatio(values[at]) > minRatio ? 1 : 0;
+  }
+  std::vector<std::size_t> core = largestPiece(likely, grid.extent());
+  if (core.size() * 10 < inBox.size()) {
+    core.assign(1, grid.index({(box.lo[0] + box.hi[0] - 1) / 2, (box.lo[1] + box.hi[1] - 1) / 2,
+                               (box.lo[2] + box.hi[2] - 1) / 2}));
+  }
+  return core;
+}
+
+// Calls f(at) for the voxels on the grid's sides across the slice axis (all six sides for -1).
+template <class F>
+void forEachSide(const Size3& n, int axis, F&& f) {
+  for (std::size_t z = 0; z < n[2]; ++z) {
+    for (std::size_t y = 0; y < n[1]; ++y) {
+      for (std::size_t x = 0; x < n[0]; ++x) {
+        const std::size_t at[3] = {x, y, z};
+        for (int a = 0; a < 3; ++a) {
+          if (a != axis && (at[a] == 0 || at[a] + 1 == n[a])) {
+            f(x + n[0] * (y + n[1] * z));
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+// The region grown along the slice axis where `fg` reaches its end there and the image goes
+// on (by the region's depth); the same region when it need not grow.
+VoxelBox grownAlongAxis(const std::vector<std::uint8_t>& fg, const RoiGrid& grid, int axis,
+                        const Size3& imageSize) {
+  VoxelBox next = grid.box;
+  if (axis < 0) {
+    return next;
+  }
+  const Size3 n = grid.extent();
+  const std::size_t a = std::size_t(axis);
+  const std::size_t stride = a == 0 ? 1 : a == 1 ? n[0] : n[0] * n[1];
+  for (std::size_t at = 0; at < fg.size(); ++at) {
+    if (!fg[at]) {
+      continue;
+    }
+    const std::size_t t = (at / stride) % n[a];
+    if (t == 0 && grid.box.lo[a] > 0) {
+      next.lo[a] = grid.box.lo[a] > n[a] ? grid.box.lo[a] - n[a] : 0;
+    }
+    if (t + 1 == n[a] && grid.box.hi[a] < imageSize[a]) {
+      next.hi[a] = std::min(imageSize[a], grid.box.hi[a] + n[a]);
+    }
+  }
+  return next;
+}
+
+// One competition: the structure's core and the clicks against the ring, the region's sides
+// and the negative clicks.
+std::vector<std::uint8_t> compete(const RoiGrid& grid, const std::vector<float>& values,
+                                  const TissueLikelihood& tissue, const VoxelBox& box,
+                                  int sliceAxis, const std::vector<std::size_t>& inBox,
+                                  const std::vector<std::size_t>& ring,
+                                  const std::vector<GuidanceClick>& clicks,
+                                  const BoxPromptOptions& o, core::ProgressSink& progress) {
+  const Size3 n = grid.extent();
+  SeededCompetition competition(grid, values, tissue);
+  competition.edgeWeight = o.edgeWeight;
+  competition.seamWeight = o.seamWeight;
+  competition.likelihoodWeight = o.likelihoodWeight;
+  competition.clickTissueWeight = o.clickTissueWeight;
+  // A click on a large structure corrects a larger region.
+  competition.clickReach =
+      std::max(o.clickReach, o.clickReachPerSide * acrossMm(box, sliceAxis, grid.spacing));
+  if (sliceAxis >= 0) {
+    competition.axis = sliceAxis;
+    competition.axisSlice = box.lo[std::size_t(sliceAxis)] - grid.box.lo[std::size_t(sliceAxis)];
+    competition.axisReachMm = std::max(1.0, o.axisReach * acrossMm(box, sliceAxis, grid.spacing));
+    competition.axisWeight = o.axisWeight;
+  }
+  const std::size_t structure = competition.addFront(true);
+  const std::size_t surroundings = competition.addFront(false);
+  for (const std::size_t at : structureCore(box, inBox, values, tissue, o.coreRatio, grid)) {
+    competition.seed(at, structure);
+  }
+  for (const std::size_t at : ring) {
+    competition.seed(at, surroundings);
+  }
+  // The region's sides across the slice lie beyond where the structure may reach.
+  forEachSide(n, sliceAxis, [&](std::size_t at) { competition.seed(at, surroundings); });
+  for (const GuidanceClick& c : clicks) {
+    // Each click a front of its own, following the mean value of its seed ball.
+    std::vector<std::size_t> ball;
+    grid.forEachInBall(c.voxel, o.clickSeedMm, [&](std::size_t at) { ball.push_back(at); });
+    double sum = 0;
+    for (const std::size_t at : ball) {
+      sum += values[at];
+    }
+    const std::size_t front = competition.addFront(
+        c.positive, float(sum / double(std::max<std::size_t>(1, ball.size()))));
+    for (const std::size_t at : ball) {
+      competition.seed(at, front);
+    }
+  }
+  // The structure: what its box front won, without one-voxel slivers (such as the
+  // partial-volume seam between two other tissues whose mixed value looks like its own; the
+  // edge voxels the opening took come back), and what the positive clicks' fronts won.
+  const std::vector<std::uint16_t> owners = competition.owners(progress);
+  std::vector<std::uint8_t> fg(owners.size(), 0);
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    fg[i] = owners[i] == structure + 1 ? 1 : 0;
+  }
+  const double thinnest = std::min({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  const double thickest = std::max({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  // (Not on thick slices: an opening there would take the structure's end slices.)
+  if (o.removeSlivers && thickest <= 1.5 * thinnest) {
+    std::vector<std::uint8_t> opened = fg;
+    openCube(opened, n, 1);
+    growWithin(opened, fg, n, 1);
+    fg = std::move(opened);
+  }
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    if (owners[i] > surroundings + 1 && competition.isStructure(owners[i] - 1u)) {
+      fg[i] = 1;
+    }
+  }
+  return fg;
+}
+
+// The block size that brings `count` voxels to at most kMaxWorkVoxels.
+std::size_t coarseFactor(std::size_t count) {
+  std::size_t f = 1;
+  while (count / (f * f * f) > kMaxWorkVoxels) {
+    ++f;
+  }
+  return f;
+}
+
+// The region `roi` of the image averaged over blocks of f^3 voxels (those inside the region),
+// as a float image with f times the spacing.
+core::VolumePtr coarseImage(const core::Volume& image, const VoxelBox& roi, std::size_t f) {
+  const Size3 n{roi.hi[0] - roi.lo[0], roi.hi[1] - roi.lo[1], roi.hi[2] - roi.lo[2]};
+  const Size3 nc{(n[0] + f - 1) / f, (n[1] + f - 1) / f, (n[2] + f - 1) / f};
+  const std::vector<float> values = extractValues(image, roi);
+  std::vector<double> sum(nc[0] * nc[1] * nc[2], 0.0);
+  std::vector<std::uint32_t> count(sum.size(), 0);
+  for (std::size_t z = 0, at = 0; z < n[2]; ++z) {
+    for (std::size_t y = 0; y < n[1]; ++y) {
+      for (std::size_t x = 0; x < n[0]; ++x, ++at) {
+        const std::size_t c = x / f + nc[0] * (y / f + nc[1] * (z / f));
+        sum[c] += values[at];
+        ++count[c];
+      }
+    }
+  }
+  core::ImageGeometry g = image.geometry();
+  g.size = nc;
+  for (int a = 0; a < 3; ++a) {
+    g.spacing[a] *= double(f);
+  }
+  auto buffer = std::make_shared<core::VoxelBuffer>(core::ScalarType::Float32, sum.size());
+  float* out = buffer->as<float>();
+  for (std::size_t c = 0; c < sum.size(); ++c) {
+    out[c] = float(sum[c] / double(std::max<std::uint32_t>(1, count[c])));
+  }
+  return std::make_shared<core::Volume>(g, buffer, core::VolumeInfo{});
+}
+
+// A volume voxel in the coarse image of `roi`.
+Size3 coarseVoxel(const Size3& v, const VoxelBox& roi, std::size_t f) {
+  return {(v[0] - roi.lo[0]) / f, (v[1] - roi.lo[1]) / f, (v[2] - roi.lo[2]) / f};
+}
+
+}  // namespace
+
+BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& drawn, int sliceAxis,
+                                    const std::vector<GuidanceClick>& clicks,
+                                    core::ProgressSink& progress) const {
+  const core::ImageGeometry& g = image.geometry();
+  const VoxelBox box = intersection(drawn, VoxelBox::whole(g.size));
+  if (box.empty()) {
+    return {};
+  }
+  RoiGrid grid{regionOfInterest(box, sliceAxis, clicks, g), g.spacing};
+  for (int growth = 0;; ++growth) {
+    progress.throwIfCancelled();
+    std::vector<std::uint8_t> fg =
+        coarseFactor(grid.count()) > 1
+            ? segmentCoarse(image, grid, box, sliceAxis, clicks, progress)
+            : segmentIn(image, grid, box, sliceAxis, clicks, progress);
+    const VoxelBox next =
+        growth < kMaxRoiGrowths ? grownAlongAxis(fg, grid, sliceAxis, g.size) : grid.box;
+    if (next == grid.box) {
+      BoxMask out(grid.box);
+      out.bits = std::move(fg);
+      progress.report(1.0, "Segmenting");
+      return out.shrunkToContent();
+    }
+    grid.box = next;  // the structure goes on past an end of the region: look farther
+  }
+}
+
+std::vector<std::uint8_t> BoxPromptSegmenter::segmentCoarse(
+    const core::Volume& image, const RoiGrid& grid, const VoxelBox& box, int sliceAxis,
+    const std::vector<GuidanceClick>& clicks, core::ProgressSink& progress) const {
+  const std::size_t f = coarseFactor(grid.count());
+  const core::VolumePtr coarse = coarseImage(image, grid.box, f);
+  const RoiGrid coarseGrid{VoxelBox::whole(coarse->geometry().size), coarse->geometry().spacing};
+  VoxelBox coarseBox;
+  coarseBox.lo = coarseVoxel(box.lo, grid.box, f);
+  for (int a = 0; a < 3; ++a) {
+    coarseBox.hi[a] = (box.hi[a] - grid.box.lo[a] + f - 1) / f;
+  }
+  std::vector<GuidanceClick> coarseClicks;
+  for (const GuidanceClick& c : clicks) {
+    coarseClicks.push_back({coarseVoxel(c.voxel, grid.box, f), c.positive});
+  }
+  const std::vector<std::uint8_t> small =
+      segmentIn(*coarse, coarseGrid, coarseBox, sliceAxis, coarseClicks, progress);
+  const Size3 n = grid.extent(), nc = coarseGrid.extent();
+  std::vector<std::uint8_t> fg(grid.count(), 0);
+  for (std::size_t z = 0, at = 0; z < n[2]; ++z) {
+    for (std::size_t y = 0; y < n[1]; ++y) {
+      for (std::size_t x = 0; x < n[0]; ++x, ++at) {
+        fg[at] = small[x / f + nc[0] * (y / f + nc[1] * (z / f))];
+      }
+    }
+  }
+  for (const GuidanceClick& c : clicks) {
+    fg[grid.index(c.voxel)] = c.positive ? 1 : 0;
+  }
+  return fg;
+}
+
+std::vector<std::uint8_t> BoxPromptSegmenter::segmentIn(const core::Volume& image,
+                                                        const RoiGrid& grid, const VoxelBox& box,
+                                                        int sliceAxis,
+                                                        const std::vector<GuidanceClick>& clicks,
+                                                        core::ProgressSink& progress) const {
+  const BoxPromptOptions& o = options_;
+  const Size3 n = grid.extent();
+  std::vector<float> values = extractValues(image, grid.box);
+  smoothInPlace(values, n);
+
+  std::vector<std::size_t> inBox, ring;
+  boxAndRing(box, sliceAxis, std::size_t(o.ringWidth), grid, inBox, ring);
+  TissueLikelihood tissue(values);
+  for (const std::size_t at : inBox) {
+    tissue.add(true, values[at], 1.0);
+  }
+  for (const std::size_t at : ring) {
+    tissue.add(false, values[at], 1.0);
+  }
+  tissue.finish();
+
+  std::vector<std::uint8_t> fg =
+      compete(grid, values, tissue, box, sliceAxis, inBox, ring, clicks, o, progress);
+  std::vector<std::size_t> negatives;
+  for (const GuidanceClick& c : clicks) {
+    if (!c.positive) {
+      negatives.push_back(grid.index(c.voxel));
+    }
+  }
+  if (o.maxHoleFraction > 0) {
+    fillHoles(fg, n, negatives, o.maxHoleFraction);
+  }
+  for (const GuidanceClick& c : clicks) {
+    fg[grid.index(c.voxel)] = c.positive ? 1 : 0;
+  }
+  return fg;
+}
+
+}  // namespace delineate::annotation
