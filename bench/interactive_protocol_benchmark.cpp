@@ -7,6 +7,11 @@
 // image, as in the app), and through its MONAI Label routes with the MONAI Label client (which
 // takes no box: the box's centre is its first click).
 // Usage: interactive_protocol_benchmark [--case brain-mr|abdomen-ct|all] [--clicks 5]
+//          [--routes direct|all]
+//        interactive_protocol_benchmark --image T1.nii.gz --labels ATLAS.nii.gz
+//          --structures 37:Hippocampus_L,71:Caudate_L,... [--clicks 5] [--routes direct|all]
+// The second form runs a real image with labels drawn on it (scripts/real-anatomy-benchmark.sh
+// runs it on the atlases of Debian's mricron-data).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -19,6 +24,7 @@
 #include "annotation/engine/LocalEngineBackend.h"
 #include "annotation/engine/PromptSegmenter.h"
 #include "app/server/MonaiServer.h"
+#include "core/io/VolumeFileIO.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/metrics/SurfaceDistances.h"
 #include "core/net/HttpServer.h"
@@ -68,29 +74,9 @@ double surfaceDice(const annotation::BoxMask& truth, const annotation::BoxMask& 
 
 // The structure's tight box on the axial slice where it is largest.
 core::ai::Prompt initialBox(const annotation::BoxMask& truth) {
-  const core::VoxelBox& b = truth.box;
-  std::size_t bestK = b.lo[2], bestCount = 0;
-  for (std::size_t k = b.lo[2]; k < b.hi[2]; ++k) {
-    std::size_t n = 0;
-    for (std::size_t j = b.lo[1]; j < b.hi[1]; ++j) {
-      for (std::size_t i = b.lo[0]; i < b.hi[0]; ++i) {
-        n += truth.at(i, j, k);
-      }
-    }
-    if (n > bestCount) {
-      bestCount = n;
-      bestK = k;
-    }
-  }
   core::ai::Prompt p;
   p.kind = core::ai::PromptKind::Box;
-  for (std::size_t j = b.lo[1]; j < b.hi[1]; ++j) {
-    for (std::size_t i = b.lo[0]; i < b.hi[0]; ++i) {
-      if (truth.at(i, j, bestK)) {
-        p.box.include(i, j, bestK);
-      }
-    }
-  }
+  p.box = annotation::largestSliceBox(truth, 2);
   return p;
 }
 
@@ -115,23 +101,53 @@ json runProtocol(const core::sample::SampleCase& c, const core::Segment& s, int 
     const auto start = Clock::now();
     const annotation::BoxMask result = route(prompts);
     const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (const char* dump = std::getenv("DELINEATE_BENCH_DUMP")) {  // masks to look at
+      core::writeVolumeFile(
+          *labelMapOf(result, c.image->geometry()).asVolume(),
+          std::filesystem::path(dump) / (s.name + "-" + std::to_string(step) + ".nii.gz"));
+    }
     maxSeconds = std::max(maxSeconds, seconds);
     steps.push_back({{"dice", rounded(annotation::dice(truth, result), 1000)},
+                     {"voxels", result.count()},
                      {"nsd_2mm", rounded(surfaceDice(truth, result, c.image->geometry()), 1000)},
                      {"seconds", rounded(seconds, 1000)}});
     const auto next = simulator.nextClick(result);
     if (!next) {
       break;
     }
+    steps.back()["next_click"] = {next->voxel[0], next->voxel[1], next->voxel[2],
+                                  next->positive ? "+" : "-"};
     prompts.push_back(pointPrompt(*next));
   }
-  return {{"steps", steps}, {"max_seconds", rounded(maxSeconds, 1000)}};
+  return {{"steps", steps},
+          {"truth_voxels", truth.count()},
+          {"max_seconds", rounded(maxSeconds, 1000)}};
+}
+
+// "37:Hippocampus_L,71:Caudate_L" → segments with those labels and names.
+std::vector<core::Segment> parseStructures(const std::string& text) {
+  std::vector<core::Segment> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) {
+      end = text.size();
+    }
+    const std::string item = text.substr(at, end - at);
+    const std::size_t colon = item.find(':');
+    core::Segment s = core::defaultSegment(std::uint16_t(std::stoi(item.substr(0, colon))));
+    s.name =
+        colon == std::string::npos ? "label " + std::to_string(s.label) : item.substr(colon + 1);
+    out.push_back(s);
+    at = end + 1;
+  }
+  return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string which = "all";
+  std::string which = "all", imagePath, labelsPath, structureList, routes = "all";
   int clicks = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i];
@@ -139,8 +155,17 @@ int main(int argc, char** argv) {
       which = argv[i + 1];
     } else if (arg == "--clicks") {
       clicks = std::stoi(argv[i + 1]);
+    } else if (arg == "--image") {
+      imagePath = argv[i + 1];
+    } else if (arg == "--labels") {
+      labelsPath = argv[i + 1];
+    } else if (arg == "--structures") {
+      structureList = argv[i + 1];
+    } else if (arg == "--routes") {
+      routes = argv[i + 1];
     }
   }
+  const bool allRoutes = routes == "all";
   const auto store = std::filesystem::temp_directory_path() / "delineate-bench-protocol-store";
   server::ServerOptions options;
   options.datastore = store;
@@ -149,14 +174,21 @@ int main(int argc, char** argv) {
   core::net::HttpServer http(url,
                              [&app](const core::net::ServerRequest& r) { return app.handle(r); });
 
+  core::NullProgress progress;
   std::vector<core::sample::SampleCase> cases;
-  if (which == "all" || which == "brain-mr") {
+  if (!imagePath.empty()) {
+    core::sample::SampleCase real;
+    real.name = std::filesystem::path(imagePath).filename().string();
+    real.image = core::readVolumeFile(imagePath, progress);
+    real.labels = core::readVolumeFile(labelsPath, progress);
+    real.segments = parseStructures(structureList);
+    cases.push_back(std::move(real));
+  } else if (which == "all" || which == "brain-mr") {
     cases.push_back(core::sample::makeBrainMr(core::sample::kDefaultSeed));
   }
-  if (which == "all" || which == "abdomen-ct") {
+  if (imagePath.empty() && (which == "all" || which == "abdomen-ct")) {
     cases.push_back(core::sample::makeAbdomenCt(core::sample::kDefaultSeed));
   }
-  core::NullProgress progress;
   json structures = json::array();
   for (const auto& c : cases) {
     plugins::NnInteractiveConfig nnConfig;
@@ -194,14 +226,18 @@ int main(int argc, char** argv) {
         return wholeMaskOf(*monai.infer(r, progress).labels);
       };
       json entry = {
-          {"case", c.name},
-          {"name", s.name},
-          {"direct", runProtocol(c, s, clicks, direct)},
-          {"nninteractive_routes", runProtocol(c, s, clicks, overNn)},
-          {"monai_label_routes (box as its centre click)", runProtocol(c, s, clicks, overMonai)}};
-      const json& d = entry["direct"]["steps"];
-      std::fprintf(stderr, "%s / %s: Dice box %.3f, after clicks %.3f (direct)\n", c.name.c_str(),
-                   s.name.c_str(), double(d.front()["dice"]), double(d.back()["dice"]));
+          {"case", c.name}, {"name", s.name}, {"direct", runProtocol(c, s, clicks, direct)}};
+      if (allRoutes) {
+        entry["nninteractive_routes"] = runProtocol(c, s, clicks, overNn);
+        entry["monai_label_routes (box as its centre click)"] =
+            runProtocol(c, s, clicks, overMonai);
+      }
+      std::string dices;
+      for (const json& step : entry["direct"]["steps"]) {
+        dices += " " + std::to_string(double(step["dice"])).substr(0, 5);
+      }
+      std::fprintf(stderr, "%s / %s: Dice%s, slowest %.2f s (direct)\n", c.name.c_str(),
+                   s.name.c_str(), dices.c_str(), double(entry["direct"]["max_seconds"]));
       structures.push_back(std::move(entry));
     }
   }
@@ -210,6 +246,9 @@ int main(int argc, char** argv) {
   for (const char* route :
        {"direct", "nninteractive_routes", "monai_label_routes (box as its centre click)"}) {
     std::vector<double> finals, firsts, slowest;
+    if (!allRoutes && std::string(route) != "direct") {
+      continue;
+    }
     for (const json& s : structures) {
       finals.push_back(s[route]["steps"].back()["dice"]);
       firsts.push_back(s[route]["steps"].front()["dice"]);
@@ -226,7 +265,8 @@ int main(int argc, char** argv) {
   }
   const json out{{"benchmark", "interactive_protocol"},
                  {"protocol", "2-D box on the largest axial slice, then up to N simulated clicks"},
-                 {"data", "built-in synthetic samples (no real labelled images installed)"},
+                 {"data", imagePath.empty() ? "built-in synthetic samples"
+                                            : imagePath + " with " + labelsPath},
                  {"structures", structures},
                  {"summary", summary}};
   std::printf("%s\n", out.dump(2).c_str());
