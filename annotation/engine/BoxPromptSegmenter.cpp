@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "annotation/engine/HoleFilling.h"
+#include "annotation/engine/FrontCompetition.h"
 #include "annotation/engine/RoiGrid.h"
 #include "annotation/engine/RoiImage.h"
-#include "annotation/engine/SeededCompetition.h"
 #include "annotation/engine/TissueLikelihood.h"
-#include "annotation/engine/WorkMorphology.h"
 
 namespace delineate::annotation {
 
@@ -23,9 +21,6 @@ constexpr int kMaxRoiGrowths = 3;
 // under a second; the answer's edge is then f voxels coarse.
 constexpr std::size_t kMaxWorkVoxels = 750000;
 
-// The region of interest: the box widened by a quarter of its size (at least 3 voxels) on each
-// side across the slice; along the slice axis as far as the box's larger side in mm, each way.
-// Every click inside, with 3 voxels around it.
 // The box's larger side across the slice, in mm.
 double acrossMm(const VoxelBox& box, int axis, const core::Vec3& spacing) {
   double out = 0;
@@ -37,6 +32,9 @@ double acrossMm(const VoxelBox& box, int axis, const core::Vec3& spacing) {
   return out;
 }
 
+// The region of interest: the box widened by a quarter of its size (at least 3 voxels) on each
+// side across the slice; along the slice axis as far as the box's larger side in mm, each way.
+// Every click inside, with 3 voxels around it.
 VoxelBox regionOfInterest(const VoxelBox& box, int axis, const std::vector<GuidanceClick>& clicks,
                           const core::ImageGeometry& g) {
   const double across = acrossMm(box, axis, g.spacing);
@@ -54,31 +52,6 @@ VoxelBox regionOfInterest(const VoxelBox& box, int axis, const std::vector<Guida
     }
   }
   return intersection(out, VoxelBox::whole(g.size));
-}
-
-// Three passes of [1 2 1] / 4, one per axis: a light smoothing that keeps thin edges.
-void smoothInPlace(std::vector<float>& v, const Size3& n) {
-  const std::size_t stride[3] = {1, n[0], n[0] * n[1]};
-  std::vector<float> line;
-  for (int a = 0; a < 3; ++a) {
-    if (n[a] < 3) {
-      continue;
-    }
-    line.resize(n[a]);
-    const std::size_t s = stride[a];
-    for (std::size_t start = 0; start < v.size(); ++start) {
-      // Each line once: from the voxels whose coordinate along `a` is 0.
-      if ((start / s) % n[a] != 0) {
-        continue;
-      }
-      for (std::size_t t = 0; t < n[a]; ++t) {
-        line[t] = v[start + t * s];
-      }
-      for (std::size_t t = 1; t + 1 < n[a]; ++t) {
-        v[start + t * s] = 0.25f * (line[t - 1] + 2 * line[t] + line[t + 1]);
-      }
-    }
-  }
 }
 
 bool inside(const VoxelBox& b, const Size3& v) {
@@ -164,24 +137,6 @@ std::vector<std::size_t> structureCore(const VoxelBox& box, const std::vector<st
   return core;
 }
 
-// Calls f(at) for the voxels on the grid's sides across the slice axis (all six sides for -1).
-template <class F>
-void forEachSide(const Size3& n, int axis, F&& f) {
-  for (std::size_t z = 0; z < n[2]; ++z) {
-    for (std::size_t y = 0; y < n[1]; ++y) {
-      for (std::size_t x = 0; x < n[0]; ++x) {
-        const std::size_t at[3] = {x, y, z};
-        for (int a = 0; a < 3; ++a) {
-          if (a != axis && (at[a] == 0 || at[a] + 1 == n[a])) {
-            f(x + n[0] * (y + n[1] * z));
-            break;
-          }
-        }
-      }
-    }
-  }
-}
-
 // The region grown along the slice axis where `fg` reaches its end there and the image goes
 // on (by the region's depth); the same region when it need not grow.
 VoxelBox grownAlongAxis(const std::vector<std::uint8_t>& fg, const RoiGrid& grid, int axis,
@@ -206,78 +161,6 @@ VoxelBox grownAlongAxis(const std::vector<std::uint8_t>& fg, const RoiGrid& grid
     }
   }
   return next;
-}
-
-// One competition: the structure's core and the clicks against the ring, the region's sides
-// and the negative clicks.
-std::vector<std::uint8_t> compete(const RoiGrid& grid, const std::vector<float>& values,
-                                  const TissueLikelihood& tissue, const VoxelBox& box,
-                                  int sliceAxis, const std::vector<std::size_t>& inBox,
-                                  const std::vector<std::size_t>& ring,
-                                  const std::vector<GuidanceClick>& clicks,
-                                  const BoxPromptOptions& o, core::ProgressSink& progress) {
-  const Size3 n = grid.extent();
-  SeededCompetition competition(grid, values, tissue);
-  competition.edgeWeight = o.edgeWeight;
-  competition.seamWeight = o.seamWeight;
-  competition.likelihoodWeight = o.likelihoodWeight;
-  competition.clickTissueWeight = o.clickTissueWeight;
-  // A click on a large structure corrects a larger region.
-  competition.clickReach =
-      std::max(o.clickReach, o.clickReachPerSide * acrossMm(box, sliceAxis, grid.spacing));
-  if (sliceAxis >= 0) {
-    competition.axis = sliceAxis;
-    competition.axisSlice = box.lo[std::size_t(sliceAxis)] - grid.box.lo[std::size_t(sliceAxis)];
-    competition.axisReachMm = std::max(1.0, o.axisReach * acrossMm(box, sliceAxis, grid.spacing));
-    competition.axisWeight = o.axisWeight;
-  }
-  const std::size_t structure = competition.addFront(true);
-  const std::size_t surroundings = competition.addFront(false);
-  for (const std::size_t at : structureCore(box, inBox, values, tissue, o.coreRatio, grid)) {
-    competition.seed(at, structure);
-  }
-  for (const std::size_t at : ring) {
-    competition.seed(at, surroundings);
-  }
-  // The region's sides across the slice lie beyond where the structure may reach.
-  forEachSide(n, sliceAxis, [&](std::size_t at) { competition.seed(at, surroundings); });
-  for (const GuidanceClick& c : clicks) {
-    // Each click a front of its own, following the mean value of its seed ball.
-    std::vector<std::size_t> ball;
-    grid.forEachInBall(c.voxel, o.clickSeedMm, [&](std::size_t at) { ball.push_back(at); });
-    double sum = 0;
-    for (const std::size_t at : ball) {
-      sum += values[at];
-    }
-    const std::size_t front = competition.addFront(
-        c.positive, float(sum / double(std::max<std::size_t>(1, ball.size()))));
-    for (const std::size_t at : ball) {
-      competition.seed(at, front);
-    }
-  }
-  // The structure: what its box front won, without one-voxel slivers (such as the
-  // partial-volume seam between two other tissues whose mixed value looks like its own; the
-  // edge voxels the opening took come back), and what the positive clicks' fronts won.
-  const std::vector<std::uint16_t> owners = competition.owners(progress);
-  std::vector<std::uint8_t> fg(owners.size(), 0);
-  for (std::size_t i = 0; i < owners.size(); ++i) {
-    fg[i] = owners[i] == structure + 1 ? 1 : 0;
-  }
-  const double thinnest = std::min({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
-  const double thickest = std::max({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
-  // (Not on thick slices: an opening there would take the structure's end slices.)
-  if (o.removeSlivers && thickest <= 1.5 * thinnest) {
-    std::vector<std::uint8_t> opened = fg;
-    openCube(opened, n, 1);
-    growWithin(opened, fg, n, 1);
-    fg = std::move(opened);
-  }
-  for (std::size_t i = 0; i < owners.size(); ++i) {
-    if (owners[i] > surroundings + 1 && competition.isStructure(owners[i] - 1u)) {
-      fg[i] = 1;
-    }
-  }
-  return fg;
 }
 
 // The block size that brings `count` voxels to at most kMaxWorkVoxels.
@@ -391,9 +274,7 @@ std::vector<std::uint8_t> BoxPromptSegmenter::segmentIn(const core::Volume& imag
                                                         const std::vector<GuidanceClick>& clicks,
                                                         core::ProgressSink& progress) const {
   const BoxPromptOptions& o = options_;
-  const Size3 n = grid.extent();
-  std::vector<float> values = extractValues(image, grid.box);
-  smoothInPlace(values, n);
+  const std::vector<float> values = smoothedValues(image, grid);
 
   std::vector<std::size_t> inBox, ring;
   boxAndRing(box, sliceAxis, std::size_t(o.ringWidth), grid, inBox, ring);
@@ -406,21 +287,22 @@ std::vector<std::uint8_t> BoxPromptSegmenter::segmentIn(const core::Volume& imag
   }
   tissue.finish();
 
-  std::vector<std::uint8_t> fg =
-      compete(grid, values, tissue, box, sliceAxis, inBox, ring, clicks, o, progress);
-  std::vector<std::size_t> negatives;
-  for (const GuidanceClick& c : clicks) {
-    if (!c.positive) {
-      negatives.push_back(grid.index(c.voxel));
-    }
+  FrontSetup setup;
+  setup.grid = &grid;
+  setup.values = &values;
+  setup.tissue = &tissue;
+  setup.structureSeeds = structureCore(box, inBox, values, tissue, o.coreRatio, grid);
+  setup.surroundingsSeeds = ring;
+  setup.openAxis = sliceAxis;
+  // A click on a large structure corrects a larger region.
+  setup.clickReach =
+      std::max(o.clickReach, o.clickReachPerSide * acrossMm(box, sliceAxis, grid.spacing));
+  if (sliceAxis >= 0) {
+    setup.axis = sliceAxis;
+    setup.axisSlice = box.lo[std::size_t(sliceAxis)] - grid.box.lo[std::size_t(sliceAxis)];
+    setup.axisReachMm = std::max(1.0, o.axisReach * acrossMm(box, sliceAxis, grid.spacing));
   }
-  if (o.maxHoleFraction > 0) {
-    fillHoles(fg, n, negatives, o.maxHoleFraction);
-  }
-  for (const GuidanceClick& c : clicks) {
-    fg[grid.index(c.voxel)] = c.positive ? 1 : 0;
-  }
-  return fg;
+  return competeFronts(setup, clicks, o, progress);
 }
 
 }  // namespace delineate::annotation

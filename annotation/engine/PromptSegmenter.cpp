@@ -173,15 +173,22 @@ Guidance guidanceOf(const std::vector<Prompt>& prompts, const Size3& imageSize) 
 }
 
 BoxMask PromptSegmenter::segment(const core::Volume& image, const std::vector<Prompt>& prompts,
-                                 core::ProgressSink& progress) const {
+                                 core::ProgressSink& progress, const BoxMask* initial) const {
   const Size3 size = image.geometry().size;
+  const bool refining = initial != nullptr && !initial->none();
   // A positive box starts the box segmenter; the prompts after it are its corrections.
-  const auto firstBox = std::find_if(prompts.begin(), prompts.end(), [&](const Prompt& p) {
-    return p.kind == PromptKind::Box && p.positive && !p.box.empty() &&
-           inside(centreOf(p.box), size);
-  });
+  const auto firstBox =
+      refining ? prompts.end() : std::find_if(prompts.begin(), prompts.end(), [&](const Prompt& p) {
+        return p.kind == PromptKind::Box && p.positive && !p.box.empty() &&
+               inside(centreOf(p.box), size);
+      });
+  // The box segmenter and the refiner keep to their region by themselves, and a click outside
+  // it adds what the user clicked; the click segmenter is kept inside the positive boxes.
+  const bool keepInBoxes = !refining && firstBox == prompts.end();
   BoxMask result;
-  if (firstBox != prompts.end()) {
+  if (refining) {
+    result = refiner_.refine(image, *initial, guidanceOf(prompts, size).clicks, progress);
+  } else if (firstBox != prompts.end()) {
     std::vector<Prompt> rest;
     for (auto p = prompts.begin(); p != prompts.end(); ++p) {
       if (p != firstBox) {
@@ -202,9 +209,7 @@ BoxMask PromptSegmenter::segment(const core::Volume& image, const std::vector<Pr
     }
     if (p.kind == PromptKind::Scribble) {
       extent.include(p.box);
-    } else if (p.kind == PromptKind::Box && !p.box.empty() && firstBox == prompts.end()) {
-      // (The box segmenter keeps to its box by itself, and a click outside it adds what the
-      // user clicked.)
+    } else if (p.kind == PromptKind::Box && !p.box.empty() && keepInBoxes) {
       boxes.push_back(p.sliceAxis() < 0 ? p.box : allowedRegion(p.box, p.sliceAxis(), size, false));
     } else if (p.kind == PromptKind::Lasso && p.sliceAxis() >= 0) {
       lassos.emplace_back(allowedRegion(p.box, p.sliceAxis(), size, true), p.sliceAxis());

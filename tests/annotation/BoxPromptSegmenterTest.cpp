@@ -12,6 +12,7 @@
 
 #include "OpsTestSupport.h"
 #include "annotation/engine/ClickSimulator.h"
+#include "annotation/engine/MaskRefiner.h"
 #include "core/Error.h"
 
 using namespace delineate;
@@ -161,4 +162,33 @@ TEST(BoxPromptSegmenter, ABoxOutsideTheImageGivesNothingAndCancellingStops) {
   const BoxMask b = segmenter.segment(*image, box, 1, {{{30, 30, 30}, true}}, progress);
   EXPECT_EQ(a.box, b.box);
   EXPECT_EQ(a.bits, b.bits);
+}
+
+// The mask refiner (annotation/engine/MaskRefiner): the structure as the user has it, corrected
+// by clicks.
+TEST(MaskRefiner, WithoutClicksTheMaskStaysAndAClickCorrectsOnlyItsRegion) {
+  const core::VolumePtr image = sceneImage();
+  const BoxMask truth = structureTruth();
+  const core::Size3 size{72, 60, 52};
+  // The user's segment: the structure and, wrongly, the near end of its twin.
+  const BoxMask withPartOfTwin = maskOf(core::VoxelBox::whole(size), [](long i, long j, long k) {
+                                   return inStructure(i, j, k) || (inTwin(i, j, k) && i < 46);
+                                 }).shrunkToContent();
+  const MaskRefiner refiner;
+  core::NullProgress progress;
+  const BoxMask kept = refiner.refine(*image, withPartOfTwin, {}, progress);
+  EXPECT_GT(dice(withPartOfTwin, kept), 0.9) << "no click: the segment as it was";
+  // A negative click in the twin's part takes that part away and keeps the structure.
+  const BoxMask cut = refiner.refine(*image, withPartOfTwin, {{{43, 30, 26}, false}}, progress);
+  EXPECT_GT(dice(truth, cut), 0.85);
+  EXPECT_FALSE(cut.contains(43, 30, 26) && cut.at(43, 30, 26));
+  // A segment missing the structure's left half: a positive click there brings it back.
+  const BoxMask missing = maskOf(core::VoxelBox::whole(size), [](long i, long j, long k) {
+                            return inStructure(i, j, k) && i >= 31;
+                          }).shrunkToContent();
+  const double before = dice(truth, missing);
+  const BoxMask added = refiner.refine(*image, missing, {{{23, 30, 26}, true}}, progress);
+  EXPECT_GT(dice(truth, added), before + 0.1);
+  EXPECT_GT(dice(truth, added), 0.75);
+  EXPECT_TRUE(refiner.refine(*image, BoxMask{}, {}, progress).none());
 }

@@ -1,0 +1,150 @@
+#include "annotation/engine/FrontCompetition.h"
+
+#include <algorithm>
+
+#include "annotation/engine/HoleFilling.h"
+#include "annotation/engine/RoiImage.h"
+#include "annotation/engine/SeededCompetition.h"
+#include "annotation/engine/WorkMorphology.h"
+
+namespace delineate::annotation {
+
+namespace {
+
+using core::Size3;
+
+void smoothInPlace(std::vector<float>& v, const Size3& n) {
+  const std::size_t stride[3] = {1, n[0], n[0] * n[1]};
+  std::vector<float> line;
+  for (int a = 0; a < 3; ++a) {
+    if (n[a] < 3) {
+      continue;
+    }
+    line.resize(n[a]);
+    const std::size_t s = stride[a];
+    for (std::size_t start = 0; start < v.size(); ++start) {
+      // Each line once: from the voxels whose coordinate along `a` is 0.
+      if ((start / s) % n[a] != 0) {
+        continue;
+      }
+      for (std::size_t t = 0; t < n[a]; ++t) {
+        line[t] = v[start + t * s];
+      }
+      for (std::size_t t = 1; t + 1 < n[a]; ++t) {
+        v[start + t * s] = 0.25f * (line[t - 1] + 2 * line[t] + line[t + 1]);
+      }
+    }
+  }
+}
+
+// Calls f(at) for the voxels on the grid's sides across `axis` (all six sides for -1).
+template <class F>
+void forEachSide(const Size3& n, int axis, F&& f) {
+  for (std::size_t z = 0; z < n[2]; ++z) {
+    for (std::size_t y = 0; y < n[1]; ++y) {
+      for (std::size_t x = 0; x < n[0]; ++x) {
+        const std::size_t at[3] = {x, y, z};
+        for (int a = 0; a < 3; ++a) {
+          if (a != axis && (at[a] == 0 || at[a] + 1 == n[a])) {
+            f(x + n[0] * (y + n[1] * z));
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<float> smoothedValues(const core::Volume& image, const RoiGrid& grid) {
+  std::vector<float> values = extractValues(image, grid.box);
+  smoothInPlace(values, grid.extent());
+  return values;
+}
+
+std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
+                                        const std::vector<GuidanceClick>& clicks,
+                                        const BoxPromptOptions& o, core::ProgressSink& progress) {
+  const RoiGrid& grid = *setup.grid;
+  const std::vector<float>& values = *setup.values;
+  const Size3 n = grid.extent();
+  SeededCompetition competition(grid, values, *setup.tissue);
+  competition.edgeWeight = o.edgeWeight;
+  competition.seamWeight = o.seamWeight;
+  competition.likelihoodWeight = o.likelihoodWeight;
+  competition.clickTissueWeight = o.clickTissueWeight;
+  competition.clickReach = setup.clickReach;
+  if (setup.axis >= 0) {
+    competition.axis = setup.axis;
+    competition.axisSlice = setup.axisSlice;
+    competition.axisReachMm = setup.axisReachMm;
+    competition.axisWeight = o.axisWeight;
+  }
+  const std::size_t structure = competition.addFront(true);
+  const std::size_t surroundings = competition.addFront(false);
+  for (const std::size_t at : setup.structureSeeds) {
+    competition.seed(at, structure);
+  }
+  for (const std::size_t at : setup.surroundingsSeeds) {
+    competition.seed(at, surroundings);
+  }
+  // The region's sides lie beyond where the structure may reach.
+  forEachSide(n, setup.openAxis, [&](std::size_t at) { competition.seed(at, surroundings); });
+  for (const GuidanceClick& c : clicks) {
+    if (!grid.contains(c.voxel)) {
+      continue;
+    }
+    // Each click a front of its own, following the mean value of its seed ball.
+    std::vector<std::size_t> ball;
+    grid.forEachInBall(c.voxel, o.clickSeedMm, [&](std::size_t at) { ball.push_back(at); });
+    double sum = 0;
+    for (const std::size_t at : ball) {
+      sum += values[at];
+    }
+    const std::size_t front = competition.addFront(
+        c.positive, float(sum / double(std::max<std::size_t>(1, ball.size()))));
+    for (const std::size_t at : ball) {
+      competition.seed(at, front);
+    }
+  }
+  // The structure: what its box front won, without one-voxel slivers (such as the
+  // partial-volume seam between two other tissues whose mixed value looks like its own; the
+  // edge voxels the opening took come back), and what the positive clicks' fronts won.
+  const std::vector<std::uint16_t> owners = competition.owners(progress);
+  std::vector<std::uint8_t> fg(owners.size(), 0);
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    fg[i] = owners[i] == structure + 1 ? 1 : 0;
+  }
+  const double thinnest = std::min({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  const double thickest = std::max({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  // (Not on thick slices: an opening there would take the structure's end slices.)
+  if (o.removeSlivers && thickest <= 1.5 * thinnest) {
+    std::vector<std::uint8_t> opened = fg;
+    openCube(opened, n, 1);
+    growWithin(opened, fg, n, 1);
+    fg = std::move(opened);
+  }
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    if (owners[i] > surroundings + 1 && competition.isStructure(owners[i] - 1u)) {
+      fg[i] = 1;
+    }
+  }
+  std::vector<std::size_t> negatives;
+  for (const GuidanceClick& c : clicks) {
+    if (!c.positive && grid.contains(c.voxel)) {
+      negatives.push_back(grid.index(c.voxel));
+    }
+  }
+  if (o.maxHoleFraction > 0) {
+    fillHoles(fg, n, negatives, o.maxHoleFraction);
+  }
+  for (const GuidanceClick& c : clicks) {
+    if (grid.contains(c.voxel)) {
+      fg[grid.index(c.voxel)] = c.positive ? 1 : 0;
+    }
+  }
+  return fg;
+}
+
+}  // namespace delineate::annotation
