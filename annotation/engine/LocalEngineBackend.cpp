@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "annotation/engine/AutoSegmenter.h"
 #include "annotation/engine/ExtremePointSegmenter.h"
@@ -79,6 +80,7 @@ core::ai::BackendCapabilities LocalEngineBackend::capabilities() const {
   core::ai::BackendCapabilities c;
   c.promptKinds = {core::ai::PromptKind::Point, core::ai::PromptKind::Box,
                    core::ai::PromptKind::Scribble, core::ai::PromptKind::Lasso};
+  c.initialMasks = true;
   return c;
 }
 
@@ -139,7 +141,20 @@ core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& re
     p.positive = c.positive;
     prompts.push_back(p);
   }
-  if (!extreme && guidanceOf(prompts, n).positives().empty()) {
+  // The structure as it stands, when the request refines it.
+  std::optional<BoxMask> initial;
+  if (!extreme && request.initialMask) {
+    if (request.initialMask->size() != request.image->geometry().voxelCount()) {
+      throw core::Error(core::ErrorKind::InvalidInput, displayName(),
+                        "the structure to refine is not on the image's grid");
+    }
+    BoxMask whole(core::VoxelBox::whole(n));
+    whole.bits = *request.initialMask;
+    if (!whole.none()) {
+      initial = whole.shrunkToContent();
+    }
+  }
+  if (!extreme && !initial && guidanceOf(prompts, n).positives().empty()) {
     throw core::Error(core::ErrorKind::InvalidInput, displayName(),
                       "no positive click or prompt inside the image");
   }
@@ -147,9 +162,10 @@ core::ai::InferResult LocalEngineBackend::infer(const core::ai::InferRequest& re
   // clipped to the points' box (ExtremePointSegmenter).
   const BoxMask mask =
       extreme ? ExtremePointSegmenter(options).segment(*request.image, points, progress)
-      : request.prompts.empty()
+      : request.prompts.empty() && !initial
           ? PointGuidedSegmenter(options).segment(*request.image, guidance, progress)
-          : PromptSegmenter(options).segment(*request.image, prompts, progress);
+          : PromptSegmenter(options).segment(*request.image, prompts, progress,
+                                             initial ? &*initial : nullptr);
 
   core::ai::InferResult result;
   core::Segment segment = core::defaultSegment(1);

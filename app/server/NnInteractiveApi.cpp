@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "app/server/InteractiveArrays.h"
 #include "core/Error.h"
@@ -501,22 +502,17 @@ net::HttpResponse NnInteractiveApi::addPrompt(InteractiveSession& s, const std::
 net::HttpResponse NnInteractiveApi::predict(InteractiveSession& s,
                                             const core::VoxelBox& promptRegion) {
   core::NullProgress progress;
-  const annotation::BoxMask found = segmenter_.segment(*s.image, s.prompts, progress);
   const core::Size3 size = s.image->geometry().size;
-  std::vector<std::uint8_t> next =
-      s.initialSeg.value_or(std::vector<std::uint8_t>(s.target.size(), 0));
-  if (s.initialSeg) {  // negative prompts also take from the initial segmentation
-    for (const core::ai::Prompt& p : s.prompts) {
-      if (p.positive || p.kind == core::ai::PromptKind::Point) {
-        continue;
-      }
-      const auto voxels =
-          p.kind == core::ai::PromptKind::Box ? std::vector<core::Size3>{} : p.maskVoxels();
-      for (const core::Size3& v : voxels) {
-        next[v[0] + size[0] * (v[1] + size[1] * v[2])] = 0;
-      }
-    }
+  // With an initial segmentation the prompts refine it (the engine's mask refiner).
+  std::optional<annotation::BoxMask> initial;
+  if (s.initialSeg) {
+    annotation::BoxMask whole(core::VoxelBox::whole(size));
+    whole.bits = *s.initialSeg;
+    initial = whole.shrunkToContent();
   }
+  const annotation::BoxMask found =
+      segmenter_.segment(*s.image, s.prompts, progress, initial ? &*initial : nullptr);
+  std::vector<std::uint8_t> next(s.target.size(), 0);
   for (std::size_t k = found.box.lo[2]; k < found.box.hi[2]; ++k) {
     for (std::size_t j = found.box.lo[1]; j < found.box.hi[1]; ++j) {
       for (std::size_t i = found.box.lo[0]; i < found.box.hi[0]; ++i) {

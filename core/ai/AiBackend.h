@@ -6,6 +6,7 @@
 //
 // The vocabulary is MONAI Label's (models with a type, labels with voxel values, dimension), the
 // de-facto standard the other backends map onto.
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,6 +42,10 @@ struct InferRequest {
   // Boxes, scribbles and lassos (and points given as prompts), oldest first, for backends whose
   // capabilities list their kinds. Clicks stay in foreground/background.
   std::vector<Prompt> prompts;
+  // The structure as it stands, to be refined rather than started afresh (nnInteractive's
+  // initial segmentation): 1 per voxel of the image grid, x fastest. Null: start from nothing.
+  // Backends whose capabilities() do not list initialMasks ignore it.
+  std::shared_ptr<const std::vector<std::uint8_t>> initialMask;
 };
 
 // What a backend takes and does, declared so that the app and the CLI offer only what works
@@ -48,6 +53,7 @@ struct InferRequest {
 struct BackendCapabilities {
   std::vector<PromptKind> promptKinds;  // what InferRequest::prompts may hold
   bool serverUndo = false;              // undoLastPrompt() takes a prompt back on the server
+  bool initialMasks = false;            // InferRequest::initialMask is refined
   bool sessions = false;                // the image is sent once and kept by the server
   bool training = false;
   bool datastore = false;

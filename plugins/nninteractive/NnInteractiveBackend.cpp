@@ -336,6 +336,30 @@ void NnInteractiveBackend::sendPrompt(const ai::Prompt& p, core::ProgressSink& p
   pasteAnswer(checked(std::move(r), "POST " + path + " (" + kind + ")"), "POST " + path);
 }
 
+void NnInteractiveBackend::sendInitialMask(const std::vector<std::uint8_t>& mask,
+                                           core::ProgressSink& progress) {
+  const core::Size3 n = image_->geometry().size;
+  if (mask.size() != buffer_.size()) {
+    throw core::Error(core::ErrorKind::InvalidInput, displayName(),
+                      "the structure to refine is not on the image's grid");
+  }
+  // The whole mask, x fastest: the C-order bytes of [z, y, x].
+  const std::vector<std::int64_t> shape{static_cast<std::int64_t>(n[2]),
+                                        static_cast<std::int64_t>(n[1]),
+                                        static_cast<std::int64_t>(n[0])};
+  std::string packed =
+      ai::packArray(ai::NpDtype::UInt8, shape,
+                    std::span(reinterpret_cast<const std::byte*>(mask.data()), mask.size()));
+  checked(
+      call("POST", "/add_initial_seg_interaction", "application/octet-stream", std::move(packed),
+           json{{"run_prediction", false}}.dump(), config_.readTimeout, progress),
+      "POST /add_initial_seg_interaction");
+  // The server does not send it back: the proposal starts from it.
+  for (std::size_t i = 0; i < mask.size(); ++i) {
+    buffer_[i] = mask[i] != 0 ? 1 : 0;
+  }
+}
+
 json NnInteractiveBackend::capabilitiesJson() const {
   std::lock_guard caps(capsMutex_);
   return capabilities_;
@@ -368,6 +392,7 @@ ai::BackendCapabilities NnInteractiveBackend::capabilities() const {
   const json caps = capabilitiesJson();
   ai::BackendCapabilities c;
   c.sessions = true;
+  c.initialMasks = caps.is_object() && caps.value("supports_initial_label", json(false)) == true;
   const json supported =
       caps.is_object() ? caps.value("supported_interactions", json::object()) : json::object();
   auto has = [&](const char* key, bool fallback) {
@@ -466,7 +491,9 @@ ai::InferResult NnInteractiveBackend::infer(const ai::InferRequest& request,
         sendImage(progress);
         result.timings.sessionCreated = true;
       }
-      const bool extends = sameImage && request.label == label_ && prompts.size() >= sent_.size() &&
+      const bool sameInitial = request.initialMask == sentInitial_;
+      const bool extends = sameImage && request.label == label_ && sameInitial &&
+                           prompts.size() >= sent_.size() &&
                            std::equal(sent_.begin(), sent_.end(), prompts.begin(), samePrompt);
       if (sameImage && !extends) {
         checked(call("POST", "/reset_interactions", "application/json", "{}", {},
@@ -474,8 +501,13 @@ ai::InferResult NnInteractiveBackend::infer(const ai::InferRequest& request,
                 "POST /reset_interactions");
         std::fill(buffer_.begin(), buffer_.end(), 0);
         sent_.clear();
+        sentInitial_.reset();
       }
       label_ = request.label;
+      if (request.initialMask && !sentInitial_) {
+        sendInitialMask(*request.initialMask, progress);
+        sentInitial_ = request.initialMask;
+      }
       for (std::size_t n = sent_.size(); n < prompts.size(); ++n) {
         progress.throwIfCancelled();
         sendPrompt(prompts[n], progress);
@@ -489,6 +521,7 @@ ai::InferResult NnInteractiveBackend::infer(const ai::InferRequest& request,
       // The server dropped the lease (idle, a restart): claim again, send everything again.
       lease_.clear();
       image_.reset();
+      sentInitial_.reset();
       leaseRenewed_ = true;
     }
   }

@@ -70,6 +70,8 @@ class NnInteractiveBackend : public core::ai::AiBackend {
   void releaseLease();
   void sendImage(core::ProgressSink& progress);
   void sendPrompt(const core::ai::Prompt& prompt, core::ProgressSink& progress);
+  // POST /add_initial_seg_interaction with the whole mask; the buffer starts from it.
+  void sendInitialMask(const std::vector<std::uint8_t>& mask, core::ProgressSink& progress);
   void pasteAnswer(const core::net::HttpResponse& r, const std::string& what);
   void heartbeatLoop();
   core::ai::InferResult proposal(const std::string& label) const;
@@ -87,6 +89,8 @@ class NnInteractiveBackend : public core::ai::AiBackend {
   core::VolumePtr image_;               // the image the server holds for this lease
   std::vector<std::uint8_t> buffer_;    // the server's target buffer, x fastest
   std::vector<core::ai::Prompt> sent_;  // the prompts behind buffer_, in order
+  // The structure sent as the initial segmentation before sent_ (null: none).
+  std::shared_ptr<const std::vector<std::uint8_t>> sentInitial_;
   std::string label_;
   bool leaseRenewed_ = false;
   core::ai::InferTimings timings_;  // of the calls since the current infer began

@@ -382,3 +382,49 @@ TEST(NnInteractive, PromptsOutsideTheImageAndBadArraysAreRefusedWithAReason) {
   EXPECT_EQ(gone.status, 410);
   EXPECT_NE(gone.body.find("lease expired or unknown"), std::string::npos);
 }
+
+TEST(NnInteractive, AnInitialSegmentationIsRefinedByTheClicksThatFollow) {
+  test::TempDir dir;
+  test::LocalServer server(dir / "store");
+  const test::BallImage ball({32, 13, 10}, 7.0);
+  auto client = clientOf(server.url());
+  core::NullProgress progress;
+  client->info(progress);
+  EXPECT_TRUE(client->capabilities().initialMasks);
+  // The user's segment: the ball and, wrongly, a block of the background beside it.
+  const auto c = ball.centre;
+  const core::Size3 n = ball.image->geometry().size;
+  auto withBlock = std::make_shared<std::vector<std::uint8_t>>(ball.truth->voxelCount(), 0);
+  auto inBlock = [&](std::size_t i, std::size_t j, std::size_t k) {
+    return i >= std::size_t(c[0] + 9) && i < std::size_t(c[0] + 14) && j + 3 >= std::size_t(c[1]) &&
+           j < std::size_t(c[1] + 4) && k + 2 >= std::size_t(c[2]) && k < std::size_t(c[2] + 3);
+  };
+  for (std::size_t k = 0, at = 0; k < n[2]; ++k) {
+    for (std::size_t j = 0; j < n[1]; ++j) {
+      for (std::size_t i = 0; i < n[0]; ++i, ++at) {
+        (*withBlock)[at] = ball.truth->data()[at] != 0 || inBlock(i, j, k) ? 1 : 0;
+      }
+    }
+  }
+  core::ai::InferRequest r = requestFor(ball);
+  r.initialMask = withBlock;
+  // No prompt yet: the segment as it stands comes back.
+  const auto kept = client->infer(r, progress);
+  EXPECT_NE(kept.labels->at(std::size_t(c[0] + 11), std::size_t(c[1]), std::size_t(c[2])), 0);
+  EXPECT_NE(kept.labels->at(std::size_t(c[0]), std::size_t(c[1]), std::size_t(c[2])), 0);
+  // A negative click on the block takes it away and keeps the ball.
+  r.background = {{c[0] + 11, c[1], c[2]}};
+  const auto cut = client->infer(r, progress);
+  EXPECT_EQ(cut.labels->at(std::size_t(c[0] + 11), std::size_t(c[1]), std::size_t(c[2])), 0);
+  EXPECT_GT(test::dice(*cut.labels, *ball.truth), 0.85);
+  // Another segment (a new mask): sent afresh, so the block is gone with no click at all.
+  auto ballOnly = std::make_shared<std::vector<std::uint8_t>>(ball.truth->voxelCount(), 0);
+  for (std::size_t at = 0; at < ballOnly->size(); ++at) {
+    (*ballOnly)[at] = ball.truth->data()[at] != 0 ? 1 : 0;
+  }
+  r.initialMask = ballOnly;
+  r.background.clear();
+  const auto fresh = client->infer(r, progress);
+  EXPECT_EQ(fresh.labels->at(std::size_t(c[0] + 11), std::size_t(c[1]), std::size_t(c[2])), 0);
+  EXPECT_GT(test::dice(*fresh.labels, *ball.truth), 0.9);
+}
