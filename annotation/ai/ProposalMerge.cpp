@@ -1,5 +1,6 @@
 #include "annotation/ai/ProposalMerge.h"
 
+#include <optional>
 #include <vector>
 
 #include "core/Error.h"
@@ -11,7 +12,8 @@ namespace {
 
 core::VoxelDelta merge(const core::LabelMap& proposal, core::LabelMapEdit& edit,
                        const std::map<std::uint16_t, std::uint16_t>& valueMap,
-                       const core::VoxelBox& box, core::ProgressSink* progress) {
+                       const core::VoxelBox& box, std::optional<std::uint16_t> refined,
+                       core::ProgressSink* progress) {
   const std::string diff = edit.map().geometry().differenceFrom(proposal.geometry());
   if (!diff.empty()) {
     throw core::Error(core::ErrorKind::InvalidInput, proposal.name(),
@@ -33,6 +35,8 @@ core::VoxelDelta merge(const core::LabelMap& proposal, core::LabelMapEdit& edit,
         const std::uint16_t v = proposal.at(i, j, k);
         if (any[v]) {
           edit.write(i, j, k, lookup[v]);
+        } else if (v == 0 && refined && edit.map().at(i, j, k) == *refined) {
+          edit.write(i, j, k, 0);
         }
       }
     }
@@ -44,17 +48,19 @@ core::VoxelDelta merge(const core::LabelMap& proposal, core::LabelMapEdit& edit,
 
 core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& target,
                                const std::map<std::uint16_t, std::uint16_t>& valueMap,
-                               const core::VoxelBox& box, const core::PaintPolicy& policy) {
+                               const core::VoxelBox& box, const core::PaintPolicy& policy,
+                               std::optional<std::uint16_t> refined) {
   core::LabelMapEdit edit(target, policy);
-  return merge(proposal, edit, valueMap, box, nullptr);
+  return merge(proposal, edit, valueMap, box, refined, nullptr);
 }
 
 core::VoxelDelta planProposalMerge(const core::LabelMap& proposal, const core::LabelMap& target,
                                    const std::map<std::uint16_t, std::uint16_t>& valueMap,
                                    const core::VoxelBox& box, const core::PaintPolicy& policy,
-                                   core::ProgressSink& progress) {
+                                   core::ProgressSink& progress,
+                                   std::optional<std::uint16_t> refined) {
   core::LabelMapEdit edit = core::LabelMapEdit::staged(target, policy);
-  return merge(proposal, edit, valueMap, box, &progress);
+  return merge(proposal, edit, valueMap, box, refined, &progress);
 }
 
 }  // namespace delineate::annotation

@@ -4,6 +4,7 @@
 // whole result is one undo entry.
 #include <cstdint>
 #include <map>
+#include <optional>
 
 #include "core/edit/PaintPolicy.h"
 #include "core/edit/VoxelDelta.h"
@@ -16,9 +17,12 @@ namespace delineate::annotation {
 // Writes target[v] = valueMap[proposal[v]] for every voxel of `box` whose proposal value has an
 // entry in `valueMap` (values without one are ignored), under `policy`. Returns the delta of
 // what changed (already applied; push it as a VoxelEditCommand). Grids must match.
+// `refined`: the proposal refines that label's segment (InferRequest::initialMask), so its
+// voxels of the box where the proposal is 0 are cleared too.
 core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& target,
                                const std::map<std::uint16_t, std::uint16_t>& valueMap,
-                               const core::VoxelBox& box, const core::PaintPolicy& policy);
+                               const core::VoxelBox& box, const core::PaintPolicy& policy,
+                               std::optional<std::uint16_t> refined = std::nullopt);
 
 // The same merge worked out without writing `target` (a staged edit), for a worker thread while
 // the GUI keeps drawing the map: apply the delta forward on the GUI thread, then push it. The
@@ -26,6 +30,7 @@ core::VoxelDelta mergeProposal(const core::LabelMap& proposal, core::LabelMap& t
 core::VoxelDelta planProposalMerge(const core::LabelMap& proposal, const core::LabelMap& target,
                                    const std::map<std::uint16_t, std::uint16_t>& valueMap,
                                    const core::VoxelBox& box, const core::PaintPolicy& policy,
-                                   core::ProgressSink& progress);
+                                   core::ProgressSink& progress,
+                                   std::optional<std::uint16_t> refined = std::nullopt);
 
 }  // namespace delineate::annotation

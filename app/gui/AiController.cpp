@@ -279,8 +279,8 @@ void AiController::click(const core::Vec3& world, annotation::ClickKind kind,
   lastVoxel_ = interaction_.clicks().back().voxel;
   pushStep();
   updateMarkers();
-  const bool ready = kind == annotation::ClickKind::Extreme ? interaction_.extremePoints() == 6
-                                                            : interaction_.hasPositive();
+  const bool ready =
+      kind == annotation::ClickKind::Extreme ? interaction_.extremePoints() == 6 : readyToRun();
   if (runOnClick_ && ready) {
     run();
   }
@@ -309,6 +309,16 @@ void AiController::run() {
   if (interaction_.extremePoints() > 0 && interaction_.extremePoints() < 6) {
     Q_EMIT session_->statusMessage(tr("%1 of 6 extreme points").arg(interaction_.extremePoints()));
     return;
+  }
+  proposalRefines_.reset();
+  if (const auto mask = segmentToRefine(); mask && interaction_.extremePoints() == 0) {
+    if (caps.initialMasks) {
+      request.initialMask = mask;
+      proposalRefines_ = interaction_.target().second;
+    } else {
+      Q_EMIT session_->statusMessage(
+          tr("%1 starts afresh: it takes no segment to refine").arg(current.name));
+    }
   }
   if (interaction_.extremePoints() == 6) {
     // The built-in extreme-point model; a server's own DEXTR model when it lists one.
@@ -409,13 +419,17 @@ bool AiController::accept() {
   record.backend = current_ >= 0 ? backends_[std::size_t(current_)].name : QString();
   record.model = model_;
   record.clicks = static_cast<int>(interaction_.clicksOf(interaction_.target()).size());
-  const core::VoxelBox box = interaction_.proposalBox();
+  // A refinement also takes away what the segment had and the proposal has not, anywhere.
+  const std::optional<std::uint16_t> refined = proposalRefines_;
+  const core::VoxelBox box =
+      refined ? core::VoxelBox::whole(map->geometry().size) : interaction_.proposalBox();
   const core::PaintPolicy policy = session_->policy();
   if (box.count() <= workerMergeVoxels_) {
     for (const auto& [from, to] : plan.valueMap) {
       record.labels.emplace_back(to, core::captureProposal(*proposal, from, box));
     }
-    core::VoxelDelta delta = annotation::mergeProposal(*proposal, *map, plan.valueMap, box, policy);
+    core::VoxelDelta delta =
+        annotation::mergeProposal(*proposal, *map, plan.valueMap, box, policy, refined);
     return finishAccept(std::move(record), std::move(delta), std::move(plan.table), proposal,
                         start);
   }
@@ -428,14 +442,15 @@ bool AiController::accept() {
   const std::map<std::uint16_t, std::uint16_t> valueMap = plan.valueMap;
   return jobs_->run<Merged>(
       tr("Accepting the AI proposal"),
-      [proposal, map, valueMap, box, policy](core::ProgressSink& progress) {
+      [proposal, map, valueMap, box, policy, refined](core::ProgressSink& progress) {
         Merged m;
         for (const auto& [from, to] : valueMap) {
           progress.throwIfCancelled();
           m.labels.emplace_back(to, core::captureProposal(*proposal, from, box));
         }
         core::SubProgress merging(progress, 0.2, 1);
-        m.delta = annotation::planProposalMerge(*proposal, *map, valueMap, box, policy, merging);
+        m.delta =
+            annotation::planProposalMerge(*proposal, *map, valueMap, box, policy, merging, refined);
         return m;
       },
       [this, map, record, table = std::move(plan.table), proposal, start](Merged m) mutable {

@@ -17,6 +17,7 @@
 #include "annotation/ai/AiClickTool.h"
 #include "annotation/ai/AiInteraction.h"
 #include "annotation/ai/ProposalLabelPlan.h"
+#include "annotation/ai/SegmentMaskCache.h"
 #include "core/ai/AiBackend.h"
 #include "core/edit/VoxelDelta.h"
 #include "core/metrics/ProposalSnapshot.h"
@@ -107,6 +108,10 @@ class AiController : public QObject {
 
   bool runOnClick() const { return runOnClick_; }
   void setRunOnClick(bool on) { runOnClick_ = on; }
+  // Whether a request refines the target segment as it stands (its voxels sent as the initial
+  // mask to a backend that takes one) instead of starting afresh.
+  bool refineSegment() const { return refineSegment_; }
+  void setRefineSegment(bool on) { refineSegment_ = on; }
 
   // A click of the tools (world LPS mm): recorded for the active segment, shown, and run.
   void click(const core::Vec3& world, annotation::ClickKind kind,
@@ -162,6 +167,10 @@ class AiController : public QObject {
   void signInRequired(const QString& url, const QString& reason);
 
  private:
+  // The target segment's voxels when refineSegment() is on and it has any; else null.
+  std::shared_ptr<const std::vector<std::uint8_t>> segmentToRefine();
+  // Whether the steps so far can run: a positive click or prompt, or a segment to refine.
+  bool readyToRun();
   // After the merge: the undo entry, the clicks and proposal cleared, `accepted` emitted.
   bool finishAccept(Accepted record, core::VoxelDelta delta,
                     std::optional<std::vector<core::Segment>> table,
@@ -199,6 +208,11 @@ class AiController : public QObject {
   int current_ = 0;
   QString model_;
   bool runOnClick_ = true;
+  bool refineSegment_ = false;
+  // The label the current proposal refines (its segment's voxels it lacks are cleared on
+  // accept); nullopt for a proposal made afresh.
+  std::optional<std::uint16_t> proposalRefines_;
+  annotation::SegmentMaskCache segmentMasks_;
   annotation::AiInteraction interaction_;
   std::unique_ptr<annotation::AiClickTool> clickTool_;
   std::unique_ptr<annotation::AiClickTool> extremeTool_;

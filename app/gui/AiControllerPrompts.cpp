@@ -43,7 +43,7 @@ bool AiController::prompt(core::ai::Prompt p, annotation::AiInteraction::DrawnOu
   interaction_.addPrompt(std::move(p), std::move(drawn));
   pushStep();
   updateMarkers();
-  if (runOnClick_ && interaction_.hasPositive()) {
+  if (runOnClick_ && readyToRun()) {
     run();
   }
   return true;
@@ -90,7 +90,7 @@ void AiController::pushStep() {
           interaction_.addPrompt(*prompt, outline);
         }
         updateMarkers();
-        if (runOnClick_ && interaction_.hasPositive()) {
+        if (runOnClick_ && readyToRun()) {
           run();
         }
       }));
@@ -104,7 +104,7 @@ void AiController::takeBackLastStep() {
   }
   updateMarkers();
   const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
-  if (!interaction_.hasPositive() || !hadProposal || !chosen.backend) {
+  if (!readyToRun() || !hadProposal || !chosen.backend) {
     inferJobs_->cancel();
     reject();
     return;
@@ -181,6 +181,18 @@ void AiController::attachApiKey(const Backend& b) {
       backend->setSignInTokens(tokens);
     }
   });
+}
+
+std::shared_ptr<const std::vector<std::uint8_t>> AiController::segmentToRefine() {
+  const auto& [map, label] = interaction_.target();
+  if (!refineSegment_ || map == nullptr || label == 0) {
+    return nullptr;
+  }
+  return segmentMasks_.maskOf(*map, label);
+}
+
+bool AiController::readyToRun() {
+  return interaction_.hasPositive() || segmentToRefine() != nullptr;
 }
 
 }  // namespace delineate::app

@@ -50,6 +50,12 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   models_->setObjectName(QStringLiteral("aiModel"));
   runOnClick_ = new QCheckBox(tr("Run on every click"), this);
   runOnClick_->setChecked(ai_->runOnClick());
+  refine_ = new QCheckBox(tr("Refine the selected segment"), this);
+  refine_->setObjectName(QStringLiteral("aiRefine"));
+  refine_->setChecked(ai_->refineSegment());
+  refine_->setToolTip(
+      tr("Start from the segment's voxels and correct them with clicks and prompts (built-in "
+         "engine, nnInteractive); Accept then also removes what the proposal left out"));
   run_ = new QPushButton(tr("Run"), this);
   accept_ = new QPushButton(tr("Accept"), this);
   accept_->setObjectName(QStringLiteral("aiAccept"));
@@ -89,6 +95,7 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   layout->addWidget(message_);
   layout->addWidget(models_);
   layout->addWidget(runOnClick_);
+  layout->addWidget(refine_);
   layout->addLayout(buttons);
   layout->addWidget(hint);
   layout->addWidget(timings_);
@@ -109,6 +116,7 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
     updateButtons();
   });
   connect(runOnClick_, &QCheckBox::toggled, ai_, &AiController::setRunOnClick);
+  connect(refine_, &QCheckBox::toggled, ai_, &AiController::setRefineSegment);
   connect(run_, &QPushButton::clicked, ai_, &AiController::run);
   connect(accept_, &QPushButton::clicked, ai_, &AiController::accept);
   connect(reject_, &QPushButton::clicked, ai_, &AiController::reject);

@@ -57,6 +57,7 @@ class AiDock : public QWidget {
   QLabel* message_;
   QComboBox* models_;
   QCheckBox* runOnClick_;
+  QCheckBox* refine_;
   QPushButton* run_;
   QPushButton* accept_;
   QPushButton* reject_;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <cmath>
 #include <cstdlib>
 
@@ -16,6 +17,7 @@
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
+#include "core/edit/LabelMapEdit.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"
 
@@ -140,4 +142,53 @@ TEST_F(AiPromptGuiTest, ABackendThatTakesClicksOnlyRefusesABoxNamingIt) {
   EXPECT_TRUE(message.contains(QStringLiteral("127.0.0.1:9"))) << message.toStdString();
   EXPECT_TRUE(ai()->interaction().prompts().empty());
   EXPECT_NE(window_->action("edit.undo")->text(), QStringLiteral("&Undo Box prompt"));
+}
+
+TEST_F(AiPromptGuiTest, RefiningTheSelectedSegmentANegativeClickTakesAWrongPartAway) {
+  // The segment as the user has it: the bead from a box, accepted...
+  useTool("tool.aiBox");
+  const core::Vec3 b = SyntheticCt::kBead;
+  stroke(view(0), {{b[0] - 10, b[1] - 10, b[2]}, {b[0], b[1], b[2]}, {b[0] + 10, b[1] + 10, b[2]}});
+  ASSERT_TRUE(waitForProposal());
+  ASSERT_TRUE(ai()->accept());
+  const std::uint16_t label = session()->activeLabel();
+  const std::size_t bead = countLabel(label);
+  ASSERT_GT(bead, kBeadMin);
+  // ...and, painted by mistake, a block of the tissue 15 mm to its right.
+  const auto map = session()->activeMap();
+  const core::Vec3 blockCentre{b[0] + 15, b[1], b[2]};
+  const core::Vec3 at = map->geometry().worldToIndex(blockCentre);
+  {
+    core::LabelMapEdit edit(*map);
+    for (int dk = -1; dk <= 1; ++dk) {
+      for (int dj = -2; dj <= 2; ++dj) {
+        for (int di = -2; di <= 2; ++di) {
+          edit.write(std::size_t(std::lround(at[0]) + di), std::size_t(std::lround(at[1]) + dj),
+                     std::size_t(std::lround(at[2]) + dk), label);
+        }
+      }
+    }
+    edit.commit();
+  }
+  const std::size_t withBlock = countLabel(label);
+  ASSERT_EQ(withBlock, bead + 75);
+  // Refine the selected segment, then one negative click on the block.
+  auto* refine = window_->findChild<QCheckBox*>(QStringLiteral("aiRefine"));
+  ASSERT_NE(refine, nullptr);
+  refine->setChecked(true);
+  window_->action("tool.aiClick")->trigger();
+  click(view(0), blockCentre, Qt::ShiftModifier);
+  ASSERT_TRUE(waitForProposal());
+  const std::size_t refined = proposalVoxels();
+  EXPECT_GT(refined, kBeadMin);
+  EXPECT_LT(refined, bead + 25) << "the block is gone from the proposal, the bead is kept";
+  EXPECT_EQ(countLabel(label), withBlock) << "a proposal is not an edit";
+  // Accepting replaces the segment with the proposal, as one undo step.
+  ASSERT_TRUE(ai()->accept());
+  EXPECT_EQ(countLabel(label), refined);
+  EXPECT_EQ(map->at(std::size_t(std::lround(at[0])), std::size_t(std::lround(at[1])),
+                    std::size_t(std::lround(at[2]))),
+            0);
+  window_->action("edit.undo")->trigger();
+  EXPECT_EQ(countLabel(label), withBlock);
 }
