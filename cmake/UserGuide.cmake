@@ -51,3 +51,8 @@ delineate_guide_image(deidentification --layout 2x2 --show edit.preferences
 add_custom_target(delineate_user_guide ALL DEPENDS ${guide_pngs})
 
 install(DIRECTORY ${DELINEATE_GUIDE_IMAGES}/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/guide/images)
+# A prompt needs pointer events that --screenshot does not script: this one is taken by the GUI
+# test that draws it (DELINEATE_TEST_SCREENSHOTS=DIR with DELINEATE_PLUGIN_PATH set,
+# AiBoxOnBrainGuiTest) and kept in the source tree.
+install(FILES ${PROJECT_SOURCE_DIR}/docs/guide/images/annotating-ai-box.png
+  DESTINATION ${CMAKE_INSTALL_DOCDIR}/guide/images)

@@ -72,9 +72,12 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   timings_ = new QLabel(this);
   timings_->setObjectName(QStringLiteral("aiTimings"));
   timings_->setWordWrap(true);
-  auto* hint = new QLabel(tr("Tool <b>AI clicks</b> (A): click inside the structure, Shift+click "
-                             "outside it."),
-                          this);
+  auto* hint = new QLabel(
+      tr("<b>AI clicks</b> (A): click inside the structure, Shift+click outside it. <b>AI "
+         "box</b> (D), <b>scribble</b> (S), <b>lasso</b> (O): draw on any slice, Shift for "
+         "outside. Ctrl+Z takes back the last one."),
+      this);
+  hint->setObjectName(QStringLiteral("aiHint"));
   hint->setWordWrap(true);
 
   auto* serverRow = new QHBoxLayout;

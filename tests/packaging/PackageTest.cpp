@@ -234,7 +234,8 @@ TEST_F(Package, HoldsTheProgramsPluginsDesktopEntryIconsMetadataMimeTypesAndDocs
            "usr/share/icons/hicolor/scalable/apps/" + kAppId + ".svg",
            "usr/share/doc/delineate/README.md", "usr/share/doc/delineate/copyright",
            "usr/share/doc/delineate/retraining.md", "usr/share/doc/delineate/guide/README.md",
-           "usr/share/doc/delineate/guide/images/quickstart.png"}) {
+           "usr/share/doc/delineate/guide/images/quickstart.png",
+           "usr/share/doc/delineate/guide/images/annotating-ai-box.png"}) {
     EXPECT_TRUE(fs::exists(root() / path)) << path;
   }
   EXPECT_FALSE(fs::exists(root() / "usr/lib/delineate/plugins/libdelineate_test_plugin_echo.so"))

@@ -1,0 +1,95 @@
+// An AI box in the real window on the built-in sample brain MR, as a new user would try it: the
+// AI box tool dragged tight round the left hippocampus head on the axial view proposes that
+// structure (Dice against the sample's truth), with the AI panel showing the prompt options.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <cstdlib>
+
+#include "EditingTestSupport.h"
+#include "GuiTestSupport.h"
+#include "annotation/engine/ClickSimulator.h"
+#include "app/gui/AiController.h"
+#include "app/gui/AiDock.h"
+#include "app/gui/EditSession.h"
+#include "app/gui/EditingFeature.h"
+#include "app/gui/MainWindow.h"
+#include "core/io/VolumeFileIO.h"
+#include "core/sample/SampleCase.h"
+#include "viewers/SliceView.h"
+#include "viewers/ViewLayout.h"
+
+using namespace delineate;
+
+namespace {
+
+class AiBoxOnBrainGuiTest : public test::EditingWindowTest {
+ protected:
+  void openSampleBrain() {
+    const auto path = dir_ / "brain.nii.gz";
+    core::writeVolumeFile(*brain_.image, path);
+    bool shown = false;
+    const QMetaObject::Connection connection =
+        QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
+    window_->openPath(QString::fromStdString(path.string()));
+    const bool ok = test::waitUntil([&] { return shown; }, 60000);
+    QObject::disconnect(connection);
+    ASSERT_TRUE(ok);
+    ASSERT_TRUE(waitSettled());
+  }
+
+  const core::sample::SampleCase brain_ = core::sample::makeBrainMr(20261121);
+};
+
+}  // namespace
+
+TEST_F(AiBoxOnBrainGuiTest, ATightBoxRoundTheHippocampusHeadProposesIt) {
+  openSampleBrain();
+  std::uint16_t label = 0;
+  for (const core::Segment& s : brain_.segments) {
+    if (s.name == "Left hippocampus head") {
+      label = s.label;
+    }
+  }
+  ASSERT_NE(label, 0);
+  const annotation::BoxMask truth = annotation::maskOfLabel(*brain_.labels, label);
+  const core::VoxelBox box = annotation::largestSliceBox(truth, 2);
+  const core::ImageGeometry& g = brain_.image->geometry();
+  const core::Vec3 lo =
+      g.indexToWorld({double(box.lo[0]) - 0.5, double(box.lo[1]) - 0.5, double(box.lo[2])});
+  const core::Vec3 hi =
+      g.indexToWorld({double(box.hi[0]) - 0.5, double(box.hi[1]) - 0.5, double(box.lo[2])});
+  const core::Vec3 centre{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, lo[2]};
+
+  app::AiController* ai = editing()->ai();
+  window_->views()->state()->setCursor(centre);
+  window_->action("tool.aiBox")->trigger();
+  ASSERT_TRUE(test::waitUntil([&] { return ai->connected(); }));
+  if (auto* dock = editing()->aiDock()->parentWidget()) {
+    dock->raise();  // the AI tab in front, as a user working with it has it
+  }
+  stroke(view(0), {lo, centre, hi});
+  ASSERT_TRUE(test::waitUntil([&] { return !ai->busy() && ai->hasProposal(); }, 60000));
+  ASSERT_EQ(ai->interaction().prompts().size(), 1u);
+  EXPECT_EQ(ai->interaction().prompts()[0].sliceAxis(), 2);
+  // The proposal against the sample's own truth for the structure.
+  const auto& proposal = ai->interaction().proposal();
+  std::size_t both = 0, proposed = 0;
+  for (std::size_t k = 0, at = 0; k < g.size[2]; ++k) {
+    for (std::size_t j = 0; j < g.size[1]; ++j) {
+      for (std::size_t i = 0; i < g.size[0]; ++i, ++at) {
+        const bool p = proposal->data()[at] != 0;
+        proposed += p;
+        both += p && truth.contains(i, j, k) && truth.at(i, j, k);
+      }
+    }
+  }
+  const double dice = 2.0 * double(both) / double(proposed + truth.count());
+  EXPECT_GT(dice, 0.85) << "proposed " << proposed << ", truth " << truth.count();
+  ASSERT_TRUE(waitSettled());
+  if (const char* dir = std::getenv("DELINEATE_TEST_SCREENSHOTS")) {
+    window_->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/annotating-ai-box.png"));
+  }
+}
