@@ -30,7 +30,8 @@ constexpr const char* kInferUsage =
     "                           [--fg i,j,k ...] [--bg i,j,k ...] [--extreme i,j,k x6]\n"
     "                           [--point i,j,k[,-] ...] [--box i0,j0,k0,i1,j1,k1[,-] ...]\n"
     "                           [--scribble MASK[,-] ...] [--lasso MASK[,-] ...]\n"
-    "                           [--label NAME] [--api monai|aiaa|nninteractive]\n"
+    "                           [--initial MASK] [--label NAME]\n"
+    "                           [--api monai|aiaa|nninteractive]\n"
     "                           [--api-key KEY]\n"
     "                           [--session] [--image-id ID] [--token TOKEN] [--ca CA.pem]\n"
     "                           [--user NAME [--password-file FILE]] [--allow-burned-in]\n"
@@ -47,7 +48,9 @@ constexpr const char* kInferUsage =
     "  voxel thick along an axis is drawn on that slice), --scribble and --lasso (a label image\n"
     "  on the image's grid whose non-zero voxels are the stroke, or the filled outline, usually\n"
     "  on one slice). Boxes, scribbles and lassos need a backend that takes them; others are\n"
-    "  refused naming the server and the prompt kind.\n"
+    "  refused naming the server and the prompt kind. --initial refines a structure you have\n"
+    "  (a label image on the image's grid, non-zero = the structure) instead of starting from\n"
+    "  nothing: nnInteractive takes it as its initial segmentation; the prompts correct it.\n"
     "  An image that may show identifying text in its pixels (Burned In Annotation YES, or\n"
     "  absent from ultrasound, secondary capture, ...) is refused before anything is sent,\n"
     "  unless --allow-burned-in (a server trusted with identifiable images). File names and\n"
@@ -120,6 +123,22 @@ core::ai::Prompt maskPromptFrom(std::string file, core::ai::PromptKind kind,
   return p;
 }
 
+// The structure to refine, from a label image on the image's grid: 1 where it is non-zero.
+std::shared_ptr<const std::vector<std::uint8_t>> initialMaskFrom(const std::string& file,
+                                                                 const core::ImageGeometry& grid) {
+  const core::LabelMap labels = core::readLabelMapFiles(file, &grid);
+  auto mask = std::make_shared<std::vector<std::uint8_t>>(labels.voxelCount(), 0);
+  bool any = false;
+  for (std::size_t n = 0; n < mask->size(); ++n) {
+    (*mask)[n] = labels.data()[n] != 0 ? 1 : 0;
+    any = any || (*mask)[n] != 0;
+  }
+  if (!any) {
+    throw core::Error(core::ErrorKind::InvalidInput, file, "the structure to refine is empty");
+  }
+  return mask;
+}
+
 // Writes the proposal to `out` and prints the timings as JSON; 0.
 int writeResult(const core::ai::InferResult& result, const std::string& server,
                 const std::string& model, const std::string& out) {
@@ -153,7 +172,7 @@ int runInfer(const Args& args) {
   plugins::MonaiServerConfig config;
   config.useSessions = false;
   core::ai::InferRequest request;
-  std::string image, out, user, passwordFile, api = "monai";
+  std::string image, out, user, passwordFile, initial, api = "monai";
   std::string apiKey =
       std::getenv("NN_INTERACTIVE_API_KEY") ? std::getenv("NN_INTERACTIVE_API_KEY") : "";
   // Prompts in the order given; scribbles and lassos read once the image's grid is known.
@@ -180,6 +199,8 @@ int runInfer(const Args& args) {
       request.imageId = args[++i];
     } else if (a == "--label") {
       request.label = args[++i];
+    } else if (a == "--initial") {
+      initial = args[++i];
     } else if (a == "--token") {
       config.token = args[++i];
     } else if (a == "--user") {
@@ -272,6 +293,16 @@ int runInfer(const Args& args) {
       nn.tls = config.tls;
       nn.outbound = config.outbound;
       chosen = std::make_unique<plugins::NnInteractiveBackend>(nn);
+    }
+    if (!initial.empty()) {
+      if (!chosen) {
+        std::fprintf(stderr,
+                     "delineate-cli infer: model '%s' on %s does not refine a structure "
+                     "(--initial needs --api nninteractive)\n",
+                     request.model.c_str(), config.url.c_str());
+        return 1;
+      }
+      request.initialMask = initialMaskFrom(initial, request.image->geometry());
     }
     if (!request.prompts.empty()) {
       if (!chosen) {

@@ -318,5 +318,26 @@ TEST(ServerProcess, CliInferSpeaksNnInteractiveWithPointsBoxesAndLassos) {
                               (dir / "ball.nii.gz").string() + " --out " + out + " 2>&1");
   EXPECT_EQ(rc2, 1);
   EXPECT_NE(box.find("does not take box prompts"), std::string::npos) << box;
+  // --initial: the ball and, wrongly, a block beside it; a negative point on the block refines
+  // it away. A MONAI Label model refuses to refine.
+  core::LabelMap initial("initial", ball.image->geometry(), {core::defaultSegment(1)});
+  for (std::size_t n = 0; n < initial.voxelCount(); ++n) {
+    const std::size_t i = n % 48, j = (n / 48) % 44, k = n / (48 * 44);
+    const bool block = i >= 41 && i < 46 && j >= 10 && j < 17 && k >= 8 && k < 13;
+    initial.mutableData()[n] = ball.truth->data()[n] != 0 || block ? 1 : 0;
+  }
+  core::writeLabelMapFiles(initial, dir / "initial.nii.gz");
+  const std::string initialArg = " --initial " + (dir / "initial.nii.gz").string();
+  const auto [refined, rc3] = run("NN_INTERACTIVE_API_KEY=k3y " + base + initialArg +
+                                  " --point 43,13,10,- --out " + out + " 2>&1");
+  ASSERT_EQ(rc3, 0) << refined;
+  const core::LabelMap got = core::readLabelMapFiles(out, &ball.image->geometry());
+  EXPECT_EQ(got.at(43, 13, 10), 0) << "the block is refined away";
+  EXPECT_GT(test::dice(got, *ball.truth), 0.85);
+  const auto [monai, rc4] = run(std::string(DELINEATE_CLI) + " infer --server " + server.url() +
+                                " --model local_deepgrow --fg 32,13,10" + initialArg + " --image " +
+                                (dir / "ball.nii.gz").string() + " --out " + out + " 2>&1");
+  EXPECT_EQ(rc4, 1);
+  EXPECT_NE(monai.find("does not refine"), std::string::npos) << monai;
   EXPECT_EQ(server.stop(), 0);
 }
