@@ -21,20 +21,6 @@ using namespace delineate::annotation::testing;
 
 namespace {
 
-// Deterministic noise of SD about 1 from a voxel's index.
-double boxNoiseAt(long i, long j, long k) {
-  std::uint64_t h = std::uint64_t(i) * 2654435761u ^ std::uint64_t(j) * 40503u ^
-                    std::uint64_t(k) * 2246822519u ^ 0x632be59bd9b4e019ull;
-  double sum = 0;
-  for (int r = 0; r < 4; ++r) {
-    h ^= h >> 31;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 29;
-    sum += double(h >> 11) / 9007199254740992.0;
-  }
-  return (sum - 2.0) * std::sqrt(3.0);
-}
-
 bool inEllipsoid(long i, long j, long k, double ci, double cj, double ck, double ri, double rj,
                  double rk) {
   const double a = (i - ci) / ri, b = (j - cj) / rj, c = (k - ck) / rk;
@@ -54,7 +40,7 @@ bool inTwin(long i, long j, long k) {
 core::VolumePtr sceneImage() {
   return imageOf(annotation::testing::grid({72, 60, 52}), [](long i, long j, long k) {
     const double v = inStructure(i, j, k) || inTwin(i, j, k) ? 120 : j >= 37 ? 200 : 80;
-    return v + 6 * boxNoiseAt(i, j, k);
+    return v + 6 * voxelNoise(i, j, k, 1);
   });
 }
 

@@ -109,4 +109,19 @@ struct OpsFixture {
   }
 };
 
+// Deterministic noise of SD 1 (a sum of four uniforms, about Gaussian) from a voxel's index;
+// `salt` gives another field.
+inline double voxelNoise(long i, long j, long k, std::uint64_t salt = 0) {
+  std::uint64_t h = std::uint64_t(i) * 73856093u ^ std::uint64_t(j) * 19349663u ^
+                    std::uint64_t(k) * 83492791u ^ (0x9e3779b97f4a7c15ull + salt);
+  double sum = 0;
+  for (int r = 0; r < 4; ++r) {
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    sum += double(h >> 11) / 9007199254740992.0;
+  }
+  return (sum - 2.0) * 1.7320508075688772;  // sqrt(3)
+}
+
 }  // namespace delineate::annotation::testing

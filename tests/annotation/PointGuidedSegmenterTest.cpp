@@ -22,20 +22,6 @@ using namespace delineate::annotation::testing;
 
 namespace {
 
-// Deterministic Gaussian-ish noise (sum of four uniforms) from a voxel's index.
-double noiseAt(long i, long j, long k) {
-  std::uint64_t h = std::uint64_t(i) * 73856093u ^ std::uint64_t(j) * 19349663u ^
-                    std::uint64_t(k) * 83492791u ^ 0x9e3779b97f4a7c15ull;
-  double sum = 0;
-  for (int r = 0; r < 4; ++r) {
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    sum += double(h >> 11) / 9007199254740992.0;
-  }
-  return (sum - 2.0) * std::sqrt(3.0);  // SD 1
-}
-
 double d2(long i, long j, long k, double ci, double cj, double ck) {
   return (i - ci) * (i - ci) + (j - cj) * (j - cj) + (k - ck) * (k - ck);
 }
@@ -47,7 +33,7 @@ bool inBall(long i, long j, long k) {
 
 core::VolumePtr ballImage() {
   return imageOf(grid({48, 48, 48}), [](long i, long j, long k) {
-    return (inBall(i, j, k) ? 200 : 100) + 12 * noiseAt(i, j, k);
+    return (inBall(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
   });
 }
 
@@ -95,7 +81,7 @@ TEST(PointGuidedSegmenter, NegativeClickCutsOffATouchingTwin) {
   auto a = [](long i, long j, long k) { return d2(i, j, k, 20, 24, 24) <= 64; };
   auto b = [](long i, long j, long k) { return d2(i, j, k, 34, 24, 24) <= 64; };
   const auto image = imageOf(grid({56, 48, 48}), [&](long i, long j, long k) {
-    return (a(i, j, k) || b(i, j, k) ? 200 : 100) + 12 * noiseAt(i, j, k);
+    return (a(i, j, k) || b(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
   });
   const BoxMask truthA = truthOf({56, 48, 48}, a);
   core::NullProgress progress;
@@ -117,7 +103,7 @@ TEST(PointGuidedSegmenter, NegativeClickOnAnotherTissueSetsTheBorderHalfWay) {
   // when nothing says otherwise; a negative click in the cube leaves the ball.
   auto cube = [](long i, long j, long k) { return inCube(i, j, k, 8, 40); };
   const auto image = imageOf(grid({48, 48, 48}), [&](long i, long j, long k) {
-    return (inBall(i, j, k) ? 200 : cube(i, j, k) ? 170 : 100) + 6 * noiseAt(i, j, k);
+    return (inBall(i, j, k) ? 200 : cube(i, j, k) ? 170 : 100) + 6 * voxelNoise(i, j, k);
   });
   core::NullProgress progress;
   Guidance g;
@@ -170,7 +156,7 @@ TEST(ExtremePointSegmenter, StaysInsideTheBoxAndFillsIt) {
     return x * x + y * y + z * z <= 1;
   };
   const auto image = imageOf(grid({48, 48, 48}), [&](long i, long j, long k) {
-    return (inside(i, j, k) ? 200 : 100) + 12 * noiseAt(i, j, k);
+    return (inside(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
   });
   const ExtremePoints points{core::Size3{12, 24, 24}, core::Size3{36, 24, 24},
                              core::Size3{24, 16, 24}, core::Size3{24, 32, 24},

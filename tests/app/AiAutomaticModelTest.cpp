@@ -28,18 +28,7 @@ namespace {
 class AiAutomaticModelTest : public test::EditingWindowTest {
  protected:
   // Opens the sample brain MR (written to the test folder) in the window.
-  void openBrain() {
-    const auto path = dir_ / "brain.nii.gz";
-    core::writeVolumeFile(*brain_.image, path);
-    bool shown = false;
-    const QMetaObject::Connection connection =
-        QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
-    window_->openPath(QString::fromStdString(path.string()));
-    const bool ok = test::waitUntil([&] { return shown; }, 60000);
-    QObject::disconnect(connection);
-    ASSERT_TRUE(ok);
-    ASSERT_TRUE(waitSettled());
-  }
+  void openBrain() { openImage(*brain_.image, "brain.nii.gz"); }
 
   const core::Segment* segmentNamed(const std::string& name) const {
     const auto& s = session()->activeMap()->segments();

@@ -16,7 +16,6 @@
 #include "app/gui/EditSession.h"
 #include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
-#include "core/io/VolumeFileIO.h"
 #include "core/sample/SampleCase.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"
@@ -27,18 +26,7 @@ namespace {
 
 class AiBoxOnBrainGuiTest : public test::EditingWindowTest {
  protected:
-  void openSampleBrain() {
-    const auto path = dir_ / "brain.nii.gz";
-    core::writeVolumeFile(*brain_.image, path);
-    bool shown = false;
-    const QMetaObject::Connection connection =
-        QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
-    window_->openPath(QString::fromStdString(path.string()));
-    const bool ok = test::waitUntil([&] { return shown; }, 60000);
-    QObject::disconnect(connection);
-    ASSERT_TRUE(ok);
-    ASSERT_TRUE(waitSettled());
-  }
+  void openSampleBrain() { openImage(*brain_.image, "brain.nii.gz"); }
 
   const core::sample::SampleCase brain_ = core::sample::makeBrainMr(20261121);
 };

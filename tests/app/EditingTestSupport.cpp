@@ -91,6 +91,19 @@ void EditingWindowTest::click(viewers::SliceView* v, const core::Vec3& point,
   stroke(v, {point}, modifiers);
 }
 
+void EditingWindowTest::openImage(const core::Volume& image, const std::string& fileName) {
+  const auto path = dir_ / fileName;
+  core::writeVolumeFile(image, path);
+  bool shown = false;
+  const QMetaObject::Connection connection =
+      QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
+  window_->openPath(QString::fromStdString(path.string()));
+  const bool ok = waitUntil([&] { return shown; }, 60000);
+  QObject::disconnect(connection);
+  ASSERT_TRUE(ok) << fileName << " was not shown";
+  ASSERT_TRUE(waitSettled());
+}
+
 bool EditingWindowTest::waitSettled(int timeoutMs) {
   return waitUntil(
       [&] { return window_->editingSettled() && window_->views()->allViewsRendered(); }, timeoutMs);

@@ -42,6 +42,9 @@ class EditingWindowTest : public ::testing::Test {
               Qt::KeyboardModifiers modifiers = Qt::NoModifier);
   void click(viewers::SliceView* view, const core::Vec3& point,
              Qt::KeyboardModifiers modifiers = Qt::NoModifier);
+  // Writes `image` into the test folder as `fileName` (NIfTI), opens it in the window and waits
+  // until it is shown and settled (a GoogleTest failure otherwise).
+  void openImage(const core::Volume& image, const std::string& fileName);
   // Waits until no edit job, measurement or surface build is pending and all views rendered.
   bool waitSettled(int timeoutMs = 60000);
   // Colour of a world point in a freshly rendered frame of `view` (median of a 3x3 square).
