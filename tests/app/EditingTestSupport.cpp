@@ -36,6 +36,11 @@ void EditingWindowTest::SetUp() {
   window_->show();
   QObject::connect(window_->editing(), &app::EditingFeature::errorShown,
                    [this](const QString& m) { errors_.push_back(m); });
+  openPathAndWait(path);
+  centre_ = window_->views()->state()->cursor();
+}
+
+void EditingWindowTest::openPathAndWait(const std::filesystem::path& path) {
   bool shown = false;
   // Disconnected before `shown` goes: a later image shown by the test must not write to it.
   const QMetaObject::Connection connection =
@@ -43,9 +48,8 @@ void EditingWindowTest::SetUp() {
   window_->openPath(QString::fromStdString(path.string()));
   const bool ok = waitUntil([&] { return shown; }, 60000);
   QObject::disconnect(connection);
-  ASSERT_TRUE(ok);
+  ASSERT_TRUE(ok) << path << " was not shown";
   ASSERT_TRUE(waitSettled());
-  centre_ = window_->views()->state()->cursor();
 }
 
 void EditingWindowTest::TearDown() {
@@ -94,14 +98,7 @@ void EditingWindowTest::click(viewers::SliceView* v, const core::Vec3& point,
 void EditingWindowTest::openImage(const core::Volume& image, const std::string& fileName) {
   const auto path = dir_ / fileName;
   core::writeVolumeFile(image, path);
-  bool shown = false;
-  const QMetaObject::Connection connection =
-      QObject::connect(window_.get(), &app::MainWindow::volumeShown, [&shown] { shown = true; });
-  window_->openPath(QString::fromStdString(path.string()));
-  const bool ok = waitUntil([&] { return shown; }, 60000);
-  QObject::disconnect(connection);
-  ASSERT_TRUE(ok) << fileName << " was not shown";
-  ASSERT_TRUE(waitSettled());
+  openPathAndWait(path);
 }
 
 bool EditingWindowTest::waitSettled(int timeoutMs) {

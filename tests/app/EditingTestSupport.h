@@ -45,6 +45,8 @@ class EditingWindowTest : public ::testing::Test {
   // Writes `image` into the test folder as `fileName` (NIfTI), opens it in the window and waits
   // until it is shown and settled (a GoogleTest failure otherwise).
   void openImage(const core::Volume& image, const std::string& fileName);
+  // Opens a file or folder in the window and waits until it is shown and settled.
+  void openPathAndWait(const std::filesystem::path& path);
   // Waits until no edit job, measurement or surface build is pending and all views rendered.
   bool waitSettled(int timeoutMs = 60000);
   // Colour of a world point in a freshly rendered frame of `view` (median of a 3x3 square).
