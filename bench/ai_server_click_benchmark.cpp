@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchSupport.h"
 #include "annotation/engine/ClickSimulator.h"
 #include "annotation/engine/LocalEngineBackend.h"
 #include "annotation/engine/PointGuidedSegmenter.h"
@@ -22,23 +23,12 @@
 #include "plugins/monai-label/MonaiLabelBackend.h"
 
 using namespace delineate;
+using bench::rounded;
 using nlohmann::json;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double rounded(double v, double scale) {
-  return std::round(v * scale) / scale;
-}
-
-annotation::BoxMask maskOf(const core::LabelMap& labels) {
-  annotation::BoxMask m(core::VoxelBox::whole(labels.geometry().size));
-  for (std::size_t i = 0; i < labels.voxelCount(); ++i) {
-    m.bits[i] = labels.data()[i] != 0;
-  }
-  return m;
-}
 
 struct ClickCost {
   double clientSeconds = 0, serverSeconds = 0;
@@ -82,7 +72,7 @@ json simulate(const core::sample::SampleCase& c, const core::Segment& segment, i
         cost.sessionCreated = result.timings.sessionCreated;
         cost.timings = result.timings;
         costs.push_back(cost);
-        return maskOf(*result.labels);
+        return bench::nonZeroMask(*result.labels);
       },
       progress);
 

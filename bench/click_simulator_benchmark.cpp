@@ -9,6 +9,7 @@
 // MR the demo automatic model (AutoSegmenter) against the matching segments.
 // Usage: click_simulator_benchmark [--case brain-mr|abdomen-ct|all] [--label N]
 //                                  [--max-clicks 20] [--seed N]
+#include "BenchSupport.h"
 #include "ChildProcess.h"
 
 #include <cmath>
@@ -27,13 +28,10 @@
 #include "core/sample/SampleWriter.h"
 
 using namespace delineate;
+using bench::rounded;
 using nlohmann::json;
 
 namespace {
-
-double rounded(double v, double scale) {
-  return std::round(v * scale) / scale;
-}
 
 json simulateStructure(const core::sample::SampleCase& c, const core::Segment& segment,
                        int maxClicks) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchSupport.h"
 #include "annotation/engine/ClickSimulator.h"
 #include "annotation/engine/LocalEngineBackend.h"
 #include "annotation/engine/PromptSegmenter.h"
@@ -34,23 +35,12 @@
 #include "plugins/nninteractive/NnInteractiveBackend.h"
 
 using namespace delineate;
+using bench::rounded;
 using nlohmann::json;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double rounded(double v, double scale) {
-  return std::round(v * scale) / scale;
-}
-
-annotation::BoxMask wholeMaskOf(const core::LabelMap& labels) {
-  annotation::BoxMask m(core::VoxelBox::whole(labels.geometry().size));
-  for (std::size_t i = 0; i < labels.voxelCount(); ++i) {
-    m.bits[i] = labels.data()[i] != 0;
-  }
-  return m;
-}
 
 core::LabelMap labelMapOf(const annotation::BoxMask& mask, const core::ImageGeometry& grid) {
   core::LabelMap out("m", grid, {core::defaultSegment(1)});
@@ -208,7 +198,7 @@ int main(int argc, char** argv) {
         r.label = s.name;
         r.model = plugins::NnInteractiveBackend::kModel;
         r.prompts = prompts;
-        return wholeMaskOf(*nn.infer(r, progress).labels);
+        return bench::nonZeroMask(*nn.infer(r, progress).labels);
       };
       const Route overMonai = [&](const std::vector<core::ai::Prompt>& prompts) {
         core::ai::InferRequest r;
@@ -223,7 +213,7 @@ int main(int argc, char** argv) {
           (p.positive ? r.foreground : r.background)
               .push_back({std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2])});
         }
-        return wholeMaskOf(*monai.infer(r, progress).labels);
+        return bench::nonZeroMask(*monai.infer(r, progress).labels);
       };
       json entry = {
           {"case", c.name}, {"name", s.name}, {"direct", runProtocol(c, s, clicks, direct)}};

@@ -37,6 +37,10 @@ delineate_guide_image(reading-ct --layout 1x3 ${guide_sample}/abdomen-ct/dicom)
 delineate_guide_image(reading-colour-cine --layout 1x1 ${guide_sample}/ultrasound/carotid-cine.dcm)
 delineate_guide_image(annotating-ai --layout 2x2 --show aiDock
   --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz ${guide_sample}/brain-mr/brain-mr.nii.gz)
+# The AI box tool's prompt round the left hippocampus head (label 4: its largest axial slice,
+# k 55, spans i 99-112, j 79-96), run by the built-in engine.
+delineate_guide_image(annotating-ai-box --layout 2x2 --show aiDock --show aiBox:99,79,55,112,96,55
+  ${guide_sample}/brain-mr/brain-mr.nii.gz)
 delineate_guide_image(mammography --layout mammo-4up --findings demo
   ${guide_sample}/mammo/screening-2026)
 delineate_guide_image(report --layout 1x3 --show report.measurements --show "Create from segments"
@@ -51,8 +55,3 @@ delineate_guide_image(deidentification --layout 2x2 --show edit.preferences
 add_custom_target(delineate_user_guide ALL DEPENDS ${guide_pngs})
 
 install(DIRECTORY ${DELINEATE_GUIDE_IMAGES}/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/guide/images)
-# A prompt needs pointer events that --screenshot does not script: this one is taken by the GUI
-# test that draws it (DELINEATE_TEST_SCREENSHOTS=DIR with DELINEATE_PLUGIN_PATH set,
-# AiBoxOnBrainGuiTest) and kept in the source tree.
-install(FILES ${PROJECT_SOURCE_DIR}/docs/guide/images/annotating-ai-box.png
-  DESTINATION ${CMAKE_INSTALL_DOCDIR}/guide/images)

@@ -135,7 +135,8 @@ std::string usageText() {
          "--show, in order before the screenshot: raises a panel (aiDock, segmentsDock, ...),\n"
          "runs a command (ai.uploadDataset, report.measurements, ...), clicks a button by\n"
          "its text or turns to a dialog's tab by its title; a dialog it opens is drawn over\n"
-         "the window in the picture.\n"
+         "the window in the picture. aiBox:i0,j0,k0,i1,j1,k1 draws an AI box over those\n"
+         "voxels (one slice thick) and shows the current AI backend's proposal.\n"
          "--plugins lists where AI-backend plugins are looked for (DELINEATE_PLUGIN_PATH\n"
          "first) and which were loaded or refused, and why.\n";
 }

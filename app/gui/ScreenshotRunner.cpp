@@ -120,6 +120,10 @@ void ScreenshotRunner::poll() {
     return;
   }
   if (shownSteps_ < show_.size()) {
+    if (show_[shownSteps_].startsWith(QLatin1String("aiBox:")) &&
+        !window_->editing()->ai()->connected()) {
+      return;  // the backend is still connecting
+    }
     if (applyShow(show_[shownSteps_++])) {
       settledPolls_ = 0;
     }
@@ -156,6 +160,9 @@ QImage ScreenshotRunner::grabWindow(MainWindow* window) {
 }
 
 bool ScreenshotRunner::applyShow(const QString& name) {
+  if (name.startsWith(QLatin1String("aiBox:"))) {
+    return applyAiBox(name.mid(6));
+  }
   if (auto* dock = window_->findChild<QDockWidget*>(name)) {
     dock->show();
     dock->raise();
@@ -186,6 +193,46 @@ bool ScreenshotRunner::applyShow(const QString& name) {
       2,
       QStringLiteral("--show %1: no panel, command, enabled button or tab of that name").arg(name));
   return false;
+}
+
+bool ScreenshotRunner::applyAiBox(const QString& corners) {
+  // "i0,j0,k0,i1,j1,k1": corner voxels of the image, both inside; one slice thick.
+  const QStringList parts = corners.split(QLatin1Char(','));
+  std::size_t v[6] = {};
+  bool ok = parts.size() == 6;
+  for (int n = 0; ok && n < 6; ++n) {
+    v[n] = parts[n].toULong(&ok);
+  }
+  const core::VolumePtr image = window_->volume();
+  if (!ok || !image) {
+    finish(2, QStringLiteral("--show aiBox:%1: needs i0,j0,k0,i1,j1,k1 on the image").arg(corners));
+    return false;
+  }
+  core::ai::Prompt p;
+  p.kind = core::ai::PromptKind::Box;
+  for (int a = 0; a < 3; ++a) {
+    p.box.lo[a] = std::min(v[a], v[a + 3]);
+    p.box.hi[a] = std::max(v[a], v[a + 3]) + 1;
+  }
+  // The outline as drawn: the box's rectangle on its slice, through the voxels' outer edges.
+  const core::ImageGeometry& g = image->geometry();
+  const double k = double(p.box.lo[2]);
+  const double i0 = double(p.box.lo[0]) - 0.5, i1 = double(p.box.hi[0]) - 0.5;
+  const double j0 = double(p.box.lo[1]) - 0.5, j1 = double(p.box.hi[1]) - 0.5;
+  annotation::AiInteraction::DrawnOutline drawn;
+  drawn.closed = true;
+  for (const auto& [i, j] : {std::pair{i0, j0}, {i1, j0}, {i1, j1}, {i0, j1}}) {
+    drawn.points.push_back(g.indexToWorld({i, j, k}));
+  }
+  if (QAction* tool = window_->action(QStringLiteral("tool.aiBox"))) {
+    tool->trigger();
+  }
+  window_->views()->state()->setCursor(g.indexToWorld({(i0 + i1) / 2, (j0 + j1) / 2, k}));
+  if (!window_->editing()->ai()->prompt(p, drawn)) {
+    finish(2, QStringLiteral("--show aiBox:%1: the AI backend refused the box").arg(corners));
+    return false;
+  }
+  return true;
 }
 
 QImage ScreenshotRunner::grabWindowAndDialogs(MainWindow* window) {

@@ -41,6 +41,9 @@ class ScreenshotRunner : public QObject {
  private:
   void poll();
   bool applyShow(const QString& name);
+  // "--show aiBox:i0,j0,k0,i1,j1,k1": the AI box tool's prompt over those voxels, run by the
+  // current AI backend; its proposal shows in the screenshot.
+  bool applyAiBox(const QString& corners);
   void finish(int code, const QString& message);
   bool writeViewsJson(MainWindow* window, const QString& file) const;
 
