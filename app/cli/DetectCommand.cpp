@@ -27,6 +27,7 @@
 #include "core/mammo/MammoFindings.h"
 #include "core/mammo/MammoViewDicom.h"
 #include "core/mammo/ServerFindings.h"
+#include "core/report/MammoCadSr.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
 
 namespace delineate::cli {
@@ -34,15 +35,17 @@ namespace delineate::cli {
 namespace {
 
 constexpr const char* kDetectUsage =
-    "usage: delineate-cli detect [--json OUT.json] [--study UID] DIR...\n"
+    "usage: delineate-cli detect [--json OUT.json] [--sr OUT.dcm] [--study UID] DIR...\n"
     "       delineate-cli detect --server URL --model NAME [--token TOKEN] [--ca CA.pem]\n"
     "                            [--user NAME [--password-file FILE]]\n"
-    "                            [--json OUT.json] [--study UID] DIR...\n"
+    "                            [--json OUT.json] [--sr OUT.dcm] [--study UID] DIR...\n"
     "  runs the built-in DEMONSTRATION detector (classical image processing, not a diagnosis) on\n"
     "  the display mammograms (DX/MG DICOM) of the current study under the folders (the latest,\n"
     "  or --study UID) and prints its marks (kind, score, centre in mm from the image's first\n"
     "  pixel) and the case risk score. --json writes the findings file: per image the marks\n"
     "  (image pixels) and a heatmap, and the risk score (format: core/mammo/MammoFindings.h).\n"
+    "  --sr writes the marks as a DICOM Mammography CAD SR in the study (docs/cad-sr.md), which\n"
+    "  `delineate-cli report show` and the app read back and Send to PACS sends with the study.\n"
     "  --server URL --model NAME asks a MONAI Label detection or classification model instead\n"
     "  (e.g. delineate-server's mammo_demo_detector), one request per image; the risk score is\n"
     "  then 1 - prod(1 - p) over the images' probabilities, and there are no heatmaps.\n"
@@ -84,7 +87,7 @@ std::vector<const Candidate*> displayImages(const std::vector<Candidate>& all,
 }  // namespace
 
 int runDetect(const Args& args) {
-  std::string jsonOut, study, model, user, passwordFile;
+  std::string jsonOut, srOut, study, model, user, passwordFile;
   plugins::MonaiServerConfig server;
   server.useSessions = false;  // each image is sent once: with its request
   std::vector<std::filesystem::path> folders;
@@ -92,6 +95,8 @@ int runDetect(const Args& args) {
     const bool value = i + 1 < args.size();
     if (args[i] == "--json" && value) {
       jsonOut = args[++i];
+    } else if (args[i] == "--sr" && value) {
+      srOut = args[++i];
     } else if (args[i] == "--study" && value) {
       study = args[++i];
     } else if (args[i] == "--server" && value) {
@@ -207,6 +212,19 @@ int runDetect(const Args& args) {
   if (!jsonOut.empty()) {
     core::mammo::writeStudyFindings(findings, jsonOut);
     std::printf("findings written to %s\n", jsonOut.c_str());
+  }
+  if (!srOut.empty()) {
+    std::vector<std::filesystem::path> files;
+    for (const Candidate* c : chosen) {
+      files.emplace_back(c->file);
+    }
+    core::report::CadSrOptions options;
+    options.algorithmVersion = DELINEATE_VERSION;
+    if (server.url.empty()) {
+      options.detectionsPerformed = {"mass", "calcification", "asymmetry"};
+    }
+    core::report::writeMammographyCadSr(findings, files, srOut, options);
+    std::printf("CAD SR written to %s\n", srOut.c_str());
   }
   return 0;
 }

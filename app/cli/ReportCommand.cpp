@@ -10,6 +10,7 @@
 #include "CliProgress.h"
 #include "Commands.h"
 #include "core/Error.h"
+#include "core/report/MammoCadSr.h"
 #include "core/report/ReportExport.h"
 #include "core/report/ReportFile.h"
 
@@ -27,7 +28,7 @@ constexpr const char* kReportUsage =
     "usage: delineate-cli report export REPORT.json --format sr|pdf|json --out FILE\n"
     "                                  [--image DIR] [--labels FILE] [--seg SEG.dcm]\n"
     "                                  [--study DIR [--findings FILE]]\n"
-    "       delineate-cli report show REPORT.json\n"
+    "       delineate-cli report show REPORT.json | CAD.dcm\n"
     "  export writes the report (a mammography report or a measurement report, as saved by the\n"
     "  app or written by `delineate-cli sample`) as a DICOM Comprehensive SR, a PDF or JSON.\n"
     "  Measurement report: the SR needs --image DIR, the DICOM series it was measured on (the\n"
@@ -40,7 +41,9 @@ constexpr const char* kReportUsage =
     "  findings are on, with their CAD marks from --findings FILE (default: DIR/ai-findings.json\n"
     "  when there is one).\n"
     "  show prints the fields with their provenance (AI-proposed, accepted, edited, reader),\n"
-    "  what is missing for signing, the signature and addenda.\n";
+    "  what is missing for signing, the signature and addenda. Given a DICOM Mammography CAD SR\n"
+    "  (any vendor's), show prints its processing summary and, per image, every finding: kind,\n"
+    "  certainty, probability of cancer, rendering intent, centre and box in image pixels.\n";
 
 int usageError(const std::string& what) {
   std::fprintf(stderr, "delineate-cli report: %s\n%s", what.c_str(), kReportUsage);
@@ -120,9 +123,61 @@ void printSignOff(const cr::ReportSignOff& signOff, const std::vector<std::strin
   }
 }
 
+std::string cadNumber(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
+}
+
+int showCadSr(const std::string& path) {
+  const cr::CadSrContent cad = cr::readMammographyCadSr(path);
+  const core::mammo::StudyFindings& f = cad.findings;
+  std::printf("Mammography CAD SR %s\n  study %s\n  source: %s\n", path.c_str(),
+              cad.studyInstanceUid.c_str(), f.source.c_str());
+  if (!f.processingSummary.empty()) {
+    std::printf("  processing: %s\n", f.processingSummary.c_str());
+  }
+  for (const std::string& failed : f.failedAlgorithms) {
+    std::printf("  FAILED: %s\n", failed.c_str());
+  }
+  if (f.demonstration) {
+    std::printf("  DEMONSTRATION FINDINGS, NOT A DIAGNOSIS\n");
+  }
+  std::size_t marks = 0;
+  for (const core::mammo::ImageFindings& image : f.images) {
+    std::printf("image %s\n", image.imageId.c_str());
+    for (const core::mammo::FindingMark& m : image.marks) {
+      ++marks;
+      std::string values;
+      if (m.scored) {
+        values += "  certainty " + cadNumber(m.score, 2);
+      }
+      if (m.probability) {
+        values += "  probability of cancer " + cadNumber(*m.probability, 2);
+      }
+      std::printf("    %-24s%s  [%s]  centre %s, %s  box %s, %s - %s, %s%s\n", m.kind.c_str(),
+                  values.c_str(), core::mammo::keyOf(m.intent), cadNumber(m.column, 1).c_str(),
+                  cadNumber(m.row, 1).c_str(), cadNumber(m.x0, 1).c_str(),
+                  cadNumber(m.y0, 1).c_str(), cadNumber(m.x1, 1).c_str(),
+                  cadNumber(m.y1, 1).c_str(),
+                  m.outline.empty()
+                      ? ""
+                      : ("  outline of " + std::to_string(m.outline.size()) + " points").c_str());
+    }
+  }
+  std::printf("%zu finding(s)\n", marks);
+  for (const std::string& w : cad.warnings) {
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
+  }
+  return 0;
+}
+
 int runShow(const Args& args) {
   if (args.size() != 1) {
-    return usageError("show takes one REPORT.json");
+    return usageError("show takes one REPORT.json or CAD.dcm");
+  }
+  if (cr::isMammographyCadSr(args[0])) {
+    return showCadSr(args[0]);
   }
   const cr::AnyReport any = cr::readReport(args[0]);
   if (const auto* m = std::get_if<cr::MammographyReport>(&any)) {

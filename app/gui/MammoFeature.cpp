@@ -21,6 +21,7 @@
 #include "app/gui/MammoReportPanel.h"
 #include "app/gui/MammoToolBar.h"
 #include "core/Error.h"
+#include "core/report/MammoCadSr.h"
 #include "core/sample/SampleWriter.h"
 #include "viewers/mammo/MammoReadingView.h"
 #include "viewers/mammo/MammoViewport.h"
@@ -30,6 +31,30 @@ namespace delineate::app {
 namespace cm = core::mammo;
 
 namespace {
+
+// The findings of the Mammography CAD SRs found with the images that report on `study` (read on
+// the loading thread); one that cannot be read, or says something it could not place, is added to
+// the problems by name.
+std::optional<cm::StudyFindings> cadFindingsOf(cm::MammoStudyFiles& files,
+                                               const std::string& study) {
+  std::vector<cm::StudyFindings> parts;
+  for (const std::string& file : files.cadReports) {
+    try {
+      core::report::CadSrContent cad = core::report::readMammographyCadSr(file);
+      if (cad.studyInstanceUid != study) {
+        continue;  // a prior's CAD report
+      }
+      parts.push_back(std::move(cad.findings));
+      files.problems.insert(files.problems.end(), cad.warnings.begin(), cad.warnings.end());
+    } catch (const core::Error& e) {
+      files.problems.push_back(file + ": " + e.detail());
+    }
+  }
+  if (parts.empty()) {
+    return std::nullopt;
+  }
+  return core::report::mergeCadFindings(parts);
+}
 
 QString dateText(const std::string& yyyymmdd) {
   if (yyyymmdd.size() != 8) {
@@ -254,12 +279,16 @@ bool MammoFeature::open(const QStringList& paths, const QString& layoutId) {
         }
         const cm::Hanging hanging = cm::hang(protocol, files.views, {}, rule);
         const std::vector<std::size_t> wanted = viewsToLoad(files, hanging);
+        const std::optional<cm::StudyFindings> cad = cadFindingsOf(files, hanging.currentStudy);
         QMetaObject::invokeMethod(
             this,
-            [this, files, generation] {
+            [this, files, cad, generation] {
               if (generation == generation_) {
                 files_ = files;
                 applyHanging();
+                if (cad) {
+                  findings_->setFindings(*cad);
+                }
                 Q_EMIT opened();
               }
             },

@@ -1,12 +1,14 @@
 #include "app/gui/MammoFindingsController.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 #include "app/gui/AiController.h"
 #include "app/gui/CommandRegistry.h"
@@ -15,6 +17,7 @@
 #include "core/Error.h"
 #include "core/mammo/DemoMammoDetector.h"
 #include "core/mammo/ServerFindings.h"
+#include "core/report/MammoCadSr.h"
 #include "viewers/mammo/MammoReadingView.h"
 #include "viewers/mammo/MammoViewport.h"
 
@@ -38,17 +41,19 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
           &QAction::triggered, this, [this] { findWithServer(); });
   connect(commands_->add("mammo.findings.open", tr("Open AI findings…")), &QAction::triggered, this,
           [this] {
-            const QString f = QFileDialog::getOpenFileName(nullptr, tr("Open AI findings"), {},
-                                                           tr("Findings (*.json)"));
+            const QString f = QFileDialog::getOpenFileName(
+                nullptr, tr("Open AI findings"), {},
+                tr("AI findings (*.json *.dcm);;Findings file (*.json);;Mammography CAD SR "
+                   "(*.dcm)"));
             if (!f.isEmpty()) {
               openFile(f);
             }
           });
   connect(commands_->add("mammo.findings.save", tr("Save AI findings…")), &QAction::triggered, this,
           [this] {
-            const QString f = QFileDialog::getSaveFileName(nullptr, tr("Save AI findings"),
-                                                           QStringLiteral("findings.json"),
-                                                           tr("Findings (*.json)"));
+            const QString f = QFileDialog::getSaveFileName(
+                nullptr, tr("Save AI findings"), QStringLiteral("findings.json"),
+                tr("Findings file (*.json);;Mammography CAD SR (*.dcm)"));
             if (!f.isEmpty()) {
               saveFile(f);
             }
@@ -67,6 +72,15 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
   marks->setChecked(true);
   connect(marks, &QAction::toggled, feature_->view()->state(),
           &viewers::MammoReadingState::setMarksShown);
+  QAction* optional = commands_->add("mammo.findings.optionalMarks", tr("Optional CAD marks"));
+  optional->setCheckable(true);
+  optional->setChecked(false);
+  connect(optional, &QAction::toggled, this, [this](bool on) {
+    feature_->view()->state()->setOptionalMarksShown(on);
+    current_ = -1;
+    rebuildOrder();
+    refresh();
+  });
   connect(commands_->add("mammo.findings.nextMark", tr("Next mark (N)")), &QAction::triggered, this,
           [this] { stepMark(1); });
   connect(commands_->add("mammo.findings.previousMark", tr("Previous mark (Shift+N)")),
@@ -76,10 +90,10 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
 }
 
 void MammoFindingsController::populateMenu(QMenu* menu) {
-  for (const char* id :
-       {"mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
-        "mammo.findings.save", "mammo.findings.clear", "mammo.findings.heatmap",
-        "mammo.findings.marks", "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
+  for (const char* id : {"mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
+                         "mammo.findings.save", "mammo.findings.clear", "mammo.findings.heatmap",
+                         "mammo.findings.marks", "mammo.findings.optionalMarks",
+                         "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
     menu->addAction(commands_->action(QString::fromLatin1(id)));
   }
 }
@@ -98,6 +112,19 @@ std::vector<cm::DetectorImage> MammoFindingsController::currentImages() const {
 }
 
 namespace {
+
+// "<lead>0.81" and ", probability of cancer 0.12" as far as the mark has them.
+QString scoreText(const cm::FindingMark& m, const QString& lead) {
+  QString text;
+  if (m.scored) {
+    text = lead + QString::number(m.score, 'f', 2);
+  }
+  if (m.probability) {
+    text +=
+        MammoFindingsController::tr(", probability of cancer %1").arg(*m.probability, 0, 'f', 2);
+  }
+  return text;
+}
 
 bool findingModel(const core::ai::MonaiModel& m) {
   return m.type == "detection" || m.type == "classification";
@@ -199,6 +226,18 @@ void MammoFindingsController::detect() {
 
 bool MammoFindingsController::openFile(const QString& file) {
   try {
+    if (core::report::isMammographyCadSr(file.toStdString())) {
+      core::report::CadSrContent cad = core::report::readMammographyCadSr(file.toStdString());
+      setFindings(std::move(cad.findings));
+      if (!cad.warnings.empty()) {
+        QStringList lines;
+        for (const std::string& w : cad.warnings) {
+          lines << QString::fromStdString(w);
+        }
+        reportError(tr("Some findings of %1 are not shown:\n%2").arg(file, lines.join('\n')));
+      }
+      return true;
+    }
     setFindings(cm::readStudyFindings(file.toStdString()));
     return true;
   } catch (const core::Error& e) {
@@ -213,6 +252,19 @@ bool MammoFindingsController::saveFile(const QString& file) {
     return false;
   }
   try {
+    if (file.endsWith(QStringLiteral(".dcm"), Qt::CaseInsensitive)) {
+      // The CAD SR refers to the current study's views, and joins that study.
+      std::vector<std::filesystem::path> views;
+      for (const cm::MammoView& v : feature_->files().views) {
+        if (v.studyUid == feature_->hanging().currentStudy) {
+          views.emplace_back(v.id);
+        }
+      }
+      core::report::CadSrOptions options;
+      options.algorithmVersion = QCoreApplication::applicationVersion().toStdString();
+      core::report::writeMammographyCadSr(*findings_, views, file.toStdString(), options);
+      return true;
+    }
     cm::writeStudyFindings(*findings_, file.toStdString());
     return true;
   } catch (const core::Error& e) {
@@ -257,9 +309,12 @@ void MammoFindingsController::rebuildOrder() {
   if (!findings_) {
     return;
   }
+  const bool optional = feature_->view()->state()->optionalMarksShown();
   for (std::size_t i = 0; i < findings_->images.size(); ++i) {
     for (std::size_t m = 0; m < findings_->images[i].marks.size(); ++m) {
-      order_.push_back({i, m});
+      if (cm::presented(findings_->images[i].marks[m].intent, optional)) {
+        order_.push_back({i, m});
+      }
     }
   }
   std::stable_sort(order_.begin(), order_.end(), [this](const MarkRef& a, const MarkRef& b) {
@@ -317,11 +372,10 @@ QString MammoFindingsController::stepMark(int delta) {
   refresh();
   const MarkRef r = order_[static_cast<std::size_t>(current_)];
   const cm::FindingMark& m = findings_->images[r.image].marks[r.mark];
-  return tr("Mark %1 of %2: %3, score %4")
+  return tr("Mark %1 of %2: %3%4")
       .arg(current_ + 1)
       .arg(n)
-      .arg(QString::fromStdString(m.kind))
-      .arg(m.score, 0, 'f', 2);
+      .arg(QString::fromStdString(m.kind), scoreText(m, tr(", score ")));
 }
 
 bool MammoFindingsController::highlightMark(const std::string& imageId, int markIndex) {
@@ -342,6 +396,18 @@ bool MammoFindingsController::highlightMark(const std::string& imageId, int mark
   return false;
 }
 
+int MammoFindingsController::hiddenOptionalMarks() const {
+  int hidden = 0;
+  if (findings_ && !feature_->view()->state()->optionalMarksShown()) {
+    for (const cm::ImageFindings& image : findings_->images) {
+      hidden += static_cast<int>(std::count_if(
+          image.marks.begin(), image.marks.end(),
+          [](const cm::FindingMark& m) { return m.intent == cm::RenderingIntent::Optional; }));
+    }
+  }
+  return hidden;
+}
+
 QString MammoFindingsController::summary() const {
   if (!findings_) {
     return {};
@@ -353,13 +419,24 @@ QString MammoFindingsController::summary() const {
                 : tr(" · case score %1").arg(*findings_->riskScore, 0, 'f', 2);
   }
   text += tr(" · %n mark(s)", nullptr, static_cast<int>(order_.size()));
+  if (const int hidden = hiddenOptionalMarks(); hidden > 0) {
+    text += tr(" (%n optional hidden)", nullptr, hidden);
+  }
+  if (!findings_->failedAlgorithms.empty()) {
+    QStringList names;
+    for (const std::string& n : findings_->failedAlgorithms) {
+      names << QString::fromStdString(n);
+    }
+    text += tr(" · CAD INCOMPLETE, failed: %1").arg(names.join(QStringLiteral(", ")));
+  } else if (!findings_->processingSummary.empty()) {
+    text += QStringLiteral(" · ") + QString::fromStdString(findings_->processingSummary);
+  }
   if (current_ >= 0) {
     const MarkRef r = order_[static_cast<std::size_t>(current_)];
     const cm::FindingMark& m = findings_->images[r.image].marks[r.mark];
-    text += tr(" · mark %1: %2 %3")
+    text += tr(" · mark %1: %2%3")
                 .arg(current_ + 1)
-                .arg(QString::fromStdString(m.kind))
-                .arg(m.score, 0, 'f', 2);
+                .arg(QString::fromStdString(m.kind), scoreText(m, QStringLiteral(" ")));
   }
   if (findings_->demonstration) {
     text += tr(" · DEMONSTRATION, NOT A DIAGNOSIS");

@@ -8,7 +8,10 @@
 // in the AI panel (MONAI Label), one request per image.
 // Commands: "mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
 // "mammo.findings.save", "mammo.findings.clear", "mammo.findings.heatmap" (toggle),
-// "mammo.findings.marks" (toggle), "mammo.findings.nextMark", "mammo.findings.previousMark".
+// "mammo.findings.marks" (toggle), "mammo.findings.optionalMarks" (toggle: CAD marks whose
+// rendering intent is "presentation optional"; "not for presentation" marks are never drawn),
+// "mammo.findings.nextMark", "mammo.findings.previousMark". The findings line names what a CAD
+// SR says of its processing (and every algorithm it says failed).
 #include <QObject>
 #include <QString>
 #include <optional>
@@ -71,6 +74,8 @@ class MammoFindingsController : public QObject {
   // would; false when the findings have no such mark (or are concealed).
   bool highlightMark(const std::string& imageId, int markIndex);
   QString summary() const;
+  // Marks drawn only when "Optional CAD marks" is on, while it is off (0 when on).
+  int hiddenOptionalMarks() const;
 
  Q_SIGNALS:
   void findingsChanged();

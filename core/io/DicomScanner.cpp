@@ -82,6 +82,7 @@ FileResult examine(const fs::path& path) {
     if (h.sopClassUid == UID_MediaStorageDirectoryStorage ||
         (!h.isImage && !h.sopClassUid.empty())) {
       r.outcome = Outcome::NonImage;  // a valid object without pixels (SR, KO, PR, DICOMDIR)
+      r.header = std::move(h);
       return r;
     }
     if (!h.isImage) {
@@ -221,6 +222,10 @@ DicomScanResult scanDicomFolder(const fs::path& folder, ProgressSink& progress) 
       case Outcome::NonImage:
         ++out.nonDicomFiles;
         ++out.nonImageDicomFiles;
+        if (r.header->sopClassUid != UID_MediaStorageDirectoryStorage) {
+          out.nonImageObjects.push_back(
+              {files[i].string(), r.header->sopClassUid, r.header->studyInstanceUid});
+        }
         continue;
       case Outcome::Problem:
         out.problems.push_back({files[i].string(), r.problem});

@@ -48,6 +48,14 @@ struct DicomFileProblem {
   std::string message;
 };
 
+// A DICOM object without pixels found by a scan (a structured report, a key object, a
+// presentation state), for readers of particular kinds (the mammography CAD SR reader).
+struct DicomObjectFile {
+  std::string file;
+  std::string sopClassUid;
+  std::string studyInstanceUid;
+};
+
 struct DicomScanResult {
   std::vector<DicomPatient> patients;
   std::vector<DicomFileProblem> problems;  // files that looked like DICOM but could not be read
@@ -56,6 +64,7 @@ struct DicomScanResult {
   // DICOM objects without an image (structured reports, presentation states, key objects,
   // DICOMDIR); skipped silently and also counted in nonDicomFiles.
   std::size_t nonImageDicomFiles = 0;
+  std::vector<DicomObjectFile> nonImageObjects;  // those objects, in file order (no DICOMDIR)
 
   std::vector<const DicomSeries*> allSeries() const;
 };

@@ -22,6 +22,16 @@ namespace {
 constexpr const char* kFormat = "delineate-mammo-findings";
 constexpr const char* kBase64Encoding = "base64-float32le";
 
+std::optional<RenderingIntent> renderingIntentOf(const std::string& key) {
+  for (const RenderingIntent i : {RenderingIntent::Required, RenderingIntent::Optional,
+                                  RenderingIntent::NotForPresentation}) {
+    if (key == keyOf(i)) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
 struct Reader {
   std::string_view text;
   std::string source;
@@ -93,7 +103,14 @@ struct Reader {
     }
     m.column = number(*member(j, p, "column", true), p + "/column", "\"column\"");
     m.row = number(*member(j, p, "row", true), p + "/row", "\"row\"");
-    m.score = score(*member(j, p, "score", true), p + "/score", "the score");
+    if (const json* s = member(j, p, "score", false)) {
+      m.score = score(*s, p + "/score", "the score");
+    } else {
+      m.scored = false;
+    }
+    if (const json* s = member(j, p, "probabilityOfCancer", false)) {
+      m.probability = score(*s, p + "/probabilityOfCancer", "the probability of cancer");
+    }
     m.x0 = m.x1 = m.column;
     m.y0 = m.y1 = m.row;
     if (const json* box = member(j, p, "box", false)) {
@@ -108,6 +125,29 @@ struct Reader {
         fail(p + "/box", "the box " + box->dump() + " has x0 > x1 or y0 > y1");
       }
       m.x0 = c[0], m.y0 = c[1], m.x1 = c[2], m.y1 = c[3];
+    }
+    const std::string intent = string(j, p, "intent", false);
+    if (!intent.empty()) {
+      const auto parsed = renderingIntentOf(intent);
+      if (!parsed) {
+        fail(p + "/intent",
+             "unknown \"intent\" \"" + intent + "\" (required, optional or notForPresentation)");
+      }
+      m.intent = *parsed;
+    }
+    if (const json* outline = member(j, p, "outline", false)) {
+      if (!outline->is_array()) {
+        fail(p + "/outline", "\"outline\" must be a list of [column, row] points");
+      }
+      for (std::size_t k = 0; k < outline->size(); ++k) {
+        const json& point = (*outline)[k];
+        const std::string at = p + "/outline/" + std::to_string(k);
+        if (!point.is_array() || point.size() != 2) {
+          fail(at, "an outline point must be [column, row]");
+        }
+        m.outline.push_back({number(point[0], at + "/0", "an outline column"),
+                             number(point[1], at + "/1", "an outline row")});
+      }
     }
     return m;
   }
@@ -258,6 +298,18 @@ StudyFindings parseStudyFindings(std::string_view text, const std::string& sourc
   if (const json* risk = r.member(j, "", "riskScore", false)) {
     f.riskScore = r.score(*risk, "/riskScore", "the risk score");
   }
+  f.processingSummary = r.string(j, "", "processingSummary", false);
+  if (const json* failed = r.member(j, "", "failedAlgorithms", false)) {
+    if (!failed->is_array()) {
+      r.fail("/failedAlgorithms", "\"failedAlgorithms\" must be a list of names");
+    }
+    for (std::size_t k = 0; k < failed->size(); ++k) {
+      if (!(*failed)[k].is_string()) {
+        r.fail("/failedAlgorithms/" + std::to_string(k), "an algorithm's name must be a string");
+      }
+      f.failedAlgorithms.push_back((*failed)[k].get<std::string>());
+    }
+  }
   const json* images = r.member(j, "", "images", true);
   if (!images->is_array()) {
     r.fail("/images", "\"images\" must be a list");
@@ -286,15 +338,36 @@ json toJson(const StudyFindings& findings) {
   if (findings.riskScore) {
     out["riskScore"] = *findings.riskScore;
   }
+  if (!findings.processingSummary.empty()) {
+    out["processingSummary"] = findings.processingSummary;
+  }
+  if (!findings.failedAlgorithms.empty()) {
+    out["failedAlgorithms"] = findings.failedAlgorithms;
+  }
   out["images"] = json::array();
   for (const ImageFindings& im : findings.images) {
     json image = {{"imageId", im.imageId}, {"marks", json::array()}};
     for (const FindingMark& m : im.marks) {
-      image["marks"].push_back({{"kind", m.kind},
-                                {"column", m.column},
-                                {"row", m.row},
-                                {"score", m.score},
-                                {"box", {m.x0, m.y0, m.x1, m.y1}}});
+      json mark = {{"kind", m.kind},
+                   {"column", m.column},
+                   {"row", m.row},
+                   {"box", {m.x0, m.y0, m.x1, m.y1}}};
+      if (m.scored) {
+        mark["score"] = m.score;
+      }
+      if (m.probability) {
+        mark["probabilityOfCancer"] = *m.probability;
+      }
+      if (m.intent != RenderingIntent::Required) {
+        mark["intent"] = keyOf(m.intent);
+      }
+      if (!m.outline.empty()) {
+        mark["outline"] = json::array();
+        for (const auto& point : m.outline) {
+          mark["outline"].push_back({point[0], point[1]});
+        }
+      }
+      image["marks"].push_back(std::move(mark));
     }
     if (im.heatmap) {
       const FindingHeatmap& h = *im.heatmap;
@@ -315,6 +388,18 @@ json toJson(const StudyFindings& findings) {
 
 void writeStudyFindings(const StudyFindings& findings, const std::filesystem::path& file) {
   writeTextAtomically(file, toJson(findings).dump(1) + "\n", "the findings file");
+}
+
+const char* keyOf(RenderingIntent intent) {
+  switch (intent) {
+    case RenderingIntent::Optional:
+      return "optional";
+    case RenderingIntent::NotForPresentation:
+      return "notForPresentation";
+    case RenderingIntent::Required:
+      break;
+  }
+  return "required";
 }
 
 }  // namespace delineate::core::mammo

@@ -13,7 +13,9 @@
 //    "images": [
 //      {"imageId": "1.2.826.0.1.3680043...",                 // SOP Instance UID or path
 //       "marks": [{"kind": "mass", "column": 512.5, "row": 700, "score": 0.81,
-//                  "box": [470, 655, 555, 745]}],           // x0, y0, x1, y1
+//                  "box": [470, 655, 555, 745],            // x0, y0, x1, y1
+//                  "intent": "optional",                   // optional, default "required"
+//                  "outline": [[470, 700], [512, 655], [555, 700]]}],  // optional polygon
 //       "heatmap": {"columns": 160, "rows": 208, "step": 8, // image pixels per heatmap pixel
 //                   "encoding": "base64-float32le",
 //                   "values": "AAAAAA..."}}]}                // row by row, each 0..1
@@ -21,7 +23,9 @@
 // The heatmap values are written as base64 of little-endian float32 ("encoding":
 // "base64-float32le"); a reader also accepts a plain list of numbers ("encoding" absent or
 // "array"). "format" and "version", "riskScore", "marks", "heatmap" and "box" may be left out
-// (a missing box is the centre point). Marks are kept in file order.
+// (a missing box is the centre point). A mark's "score" may be left out (not scored) and
+// "probabilityOfCancer" (0..1) given. Marks are kept in file order.
+#include <array>
 #include <cstddef>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -32,12 +36,26 @@
 
 namespace delineate::core::mammo {
 
+// Whether a CAD mark is drawn (DICOM CID 6034 "Rendering Intent").
+enum class RenderingIntent { Required, Optional, NotForPresentation };
+const char* keyOf(RenderingIntent intent);  // "required", "optional", "notForPresentation"
+
 struct FindingMark {                      // a CAD mark
   std::string kind;                       // "mass", "calcification", "asymmetry", or a label
   double column = 0, row = 0;             // centre, image pixel coordinates (column = x)
   double x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // box, image pixels
-  double score = 0;                       // 0..1
+  double score = 0;                       // 0..1 (0 when not scored)
+  bool scored = true;                     // false: the AI gave no score (a CAD SR may not)
+  std::optional<double> probability{};    // probability of cancer 0..1, when the AI gave one
+  RenderingIntent intent = RenderingIntent::Required;
+  std::vector<std::array<double, 2>> outline{};  // (column, row) polygon, when the CAD gave one
 };
+
+// True when a mark with `intent` is drawn: required marks always, optional ones when asked.
+inline bool presented(RenderingIntent intent, bool showOptional) {
+  return intent == RenderingIntent::Required ||
+         (intent == RenderingIntent::Optional && showOptional);
+}
 
 struct FindingHeatmap {  // region-of-interest probability, coarser than the image
   std::size_t columns = 0, rows = 0;
@@ -57,6 +75,8 @@ struct StudyFindings {
   bool demonstration = false;       // true: shown as a demonstration, never as a diagnosis
   std::optional<double> riskScore;  // case score 0..1
   std::vector<ImageFindings> images;
+  std::string processingSummary;              // as a CAD SR states it; empty when not stated
+  std::vector<std::string> failedAlgorithms;  // algorithms a CAD SR says did not succeed
 };
 
 // The largest heatmap a file may hold (columns * rows); larger ones are refused as invalid.

@@ -15,6 +15,8 @@ namespace delineate::core::mammo {
 
 namespace {
 
+constexpr const char* kMammographyCadSrClass = "1.2.840.10008.5.1.4.1.1.88.50";
+
 bool isMammoModality(const std::string& modality) {
   return modality == "MG" || modality == "DX" || modality == "CR";
 }
@@ -24,6 +26,8 @@ void addFile(const std::string& file, MammoStudyFiles& out) {
     const DicomFileHeader header = readDicomHeader(file);
     if (header.isImage && isMammoModality(header.modality)) {
       out.views.push_back(mammoViewOf(header, file));
+    } else if (header.sopClassUid == kMammographyCadSrClass) {
+      out.cadReports.push_back(file);
     }
   } catch (const Error& e) {
     out.problems.push_back(file + ": " + e.detail());
@@ -50,6 +54,11 @@ MammoStudyFiles scanMammoFiles(const std::vector<std::filesystem::path>& paths,
       }
       for (const std::string& file : series->files) {
         addFile(file, out);
+      }
+    }
+    for (const DicomObjectFile& object : scan.nonImageObjects) {
+      if (object.sopClassUid == kMammographyCadSrClass) {
+        out.cadReports.push_back(object.file);
       }
     }
     for (const auto& p : scan.problems) {

@@ -16,8 +16,9 @@
 namespace delineate::core::mammo {
 
 struct MammoStudyFiles {
-  std::vector<MammoView> views;       // id = the file
-  std::vector<std::string> problems;  // files that are not readable DICOM, named
+  std::vector<MammoView> views;         // id = the file
+  std::vector<std::string> problems;    // files that are not readable DICOM, named
+  std::vector<std::string> cadReports;  // Mammography CAD SR files found with the images
 };
 
 MammoStudyFiles scanMammoFiles(const std::vector<std::filesystem::path>& paths,

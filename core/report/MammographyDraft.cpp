@@ -148,9 +148,14 @@ MammographyReport draftFromFindings(const mammo::StudyFindings& findings,
     });
     for (std::size_t i = 0; i < image.marks.size(); ++i) {
       const mammo::FindingMark& mark = image.marks[i];
+      if (mark.intent == mammo::RenderingIntent::NotForPresentation) {
+        continue;  // the CAD says it is not to be shown to the reader
+      }
       MammoFinding& f = content.addFinding();
       f.link = ReportLink::cadMark(image.imageId, int(i));
-      f.aiScore = mark.score;
+      if (mark.scored) {
+        f.aiScore = mark.score;
+      }
       const FindingKind kind = findingKindOf(mark.kind);
       f.kind.propose(kind);
       if (kind == FindingKind::Other) {

@@ -8,12 +8,6 @@ namespace delineate::core::report {
 
 namespace {
 
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
 template <class T>
 std::string cellText(const T& value) {
   if constexpr (std::is_same_v<T, std::string>) {
@@ -21,7 +15,7 @@ std::string cellText(const T& value) {
   } else if constexpr (std::is_same_v<T, int>) {
     return std::to_string(value) + " o'clock";
   } else if constexpr (std::is_same_v<T, double>) {
-    return fixed(value, 1);
+    return fixedText(value, 1);
   } else {
     return nameOf(value);
   }
@@ -78,7 +72,7 @@ std::vector<TableCell> findingRow(const MammoFinding& f) {
           cell(f.depth),
           cell(f.sizeMm),
           {descriptors.empty() ? "-" : descriptors, ""},
-          {f.aiScore ? fixed(*f.aiScore, 2) : "-", ""}};
+          {f.aiScore ? fixedText(*f.aiScore, 2) : "-", ""}};
 }
 
 std::vector<TableCell> assessmentRow(const std::string& what,
@@ -116,7 +110,7 @@ void writeMammographyReportPdf(const MammographyReport& report,
   layout.heading("AI");
   if (origin) {
     layout.fields({{"Source", origin->source},
-                   {"Case score", origin->riskScore ? fixed(*origin->riskScore, 2) : "-"}});
+                   {"Case score", origin->riskScore ? fixedText(*origin->riskScore, 2) : "-"}});
     layout.paragraph(
         "Provenance of each value: AI = proposed by the AI, not reviewed; AI, accepted = the AI's "
         "value accepted unchanged by the reader; edited = changed by the reader (the AI's value "

@@ -8,12 +8,6 @@ namespace delineate::core::report {
 
 namespace {
 
-std::string fixed(double value, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-  return buffer;
-}
-
 std::vector<TableCell> measurementRow(const MeasurementRow& row) {
   TableCell name{row.name.empty() ? "Segment " + std::to_string(row.label) : row.name, ""};
   if (row.link.kind == ReportLink::Kind::Segment) {
@@ -27,10 +21,10 @@ std::vector<TableCell> measurementRow(const MeasurementRow& row) {
   return {name,
           {std::to_string(row.label), ""},
           {std::to_string(row.voxels), ""},
-          {fixed(row.volumeMl, 2), ""},
-          {row.mean ? fixed(*row.mean, 1) : "-", ""},
-          {row.sd ? fixed(*row.sd, 1) : "-", ""},
-          {fixed(row.largestDiameterMm, 1), ""}};
+          {fixedText(row.volumeMl, 2), ""},
+          {row.mean ? fixedText(*row.mean, 1) : "-", ""},
+          {row.sd ? fixedText(*row.sd, 1) : "-", ""},
+          {fixedText(row.largestDiameterMm, 1), ""}};
 }
 
 void notesParagraph(ReportLayout& layout, const ReportField<std::string>& field) {

@@ -1,5 +1,7 @@
 #include "core/report/ReportPdfLayout.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -355,6 +357,12 @@ std::string footerText(const std::string& kind) {
   char buffer[32];
   std::strftime(buffer, sizeof buffer, "%Y-%m-%d %H:%M UTC", &tm);
   return "Delineate \u00B7 " + kind + " \u00B7 generated " + buffer;
+}
+
+std::string fixedText(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  return buffer;
 }
 
 }  // namespace delineate::core::report

@@ -74,6 +74,8 @@ class ReportLayout {
 
 // A DICOM person name "DOE^JANE^M^DR" as "DOE, JANE M, DR" (other text unchanged).
 std::string formatPersonName(const std::string& name);
+// `value` with `decimals` digits after the point ("12.5").
+std::string fixedText(double value, int decimals);
 // "20240102" as "2024-01-02" (other text unchanged).
 std::string formatDate(const std::string& yyyymmdd);
 // "2024-01-02T03:04:05Z" as "2024-01-02 03:04:05 UTC" (other text unchanged).

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <dcmtk/dcmdata/dcdeftag.h>
@@ -50,6 +51,30 @@ Item coded(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
   return i;
 }
 
+Item reference(DSRTypes::E_RelationshipType relation, std::string target) {
+  Item i;
+  i.relation = relation;
+  i.type = DSRTypes::VT_byReference;
+  i.referTo = std::move(target);
+  return i;
+}
+
+Item scoordItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
+                DSRTypes::E_GraphicType graphic, std::vector<std::pair<float, float>> points) {
+  Item i;
+  i.relation = relation;
+  i.type = DSRTypes::VT_SCoord;
+  i.name = std::move(name);
+  i.value = [graphic, points = std::move(points)](DSRContentItem& item) {
+    DSRSpatialCoordinatesValue coordinates(graphic);
+    for (const auto& [x, y] : points) {
+      coordinates.getGraphicDataList().addItem(x, y);
+    }
+    return item.setSpatialCoordinates(coordinates, OFFalse);
+  };
+  return i;
+}
+
 Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string sopClass,
                std::string sopInstance, std::optional<std::uint16_t> segment) {
   Item i;
@@ -85,12 +110,20 @@ Item numItem(DSRCodedEntryValue name, double value, DSRCodedEntryValue unit,
 
 namespace {
 
+using NodeKeys = std::map<std::string, std::size_t>;
+
+void emitChildrenWith(DSRDocumentTree& tree, const Item& parent, const std::string& where,
+                      NodeKeys& keys);
+
 void emit(DSRDocumentTree& tree, const Item& item, DSRTypes::E_AddMode mode,
-          const std::string& where) {
+          const std::string& where, NodeKeys& keys) {
   if (tree.addContentItem(item.relation, item.type, mode) == 0) {
     throw Error(ErrorKind::Internal, where,
                 std::string("cannot add the SR content item \"") +
                     item.name.getCodeMeaning().c_str() + "\"");
+  }
+  if (!item.key.empty()) {
+    keys[item.key] = tree.getNodeID();
   }
   DSRContentItem& current = tree.getCurrentContentItem();
   if (!item.name.getCodeValue().empty()) {
@@ -108,7 +141,32 @@ void emit(DSRDocumentTree& tree, const Item& item, DSRTypes::E_AddMode mode,
     checkDicom(item.value(current), where,
                std::string("setting the value of \"") + item.name.getCodeMeaning().c_str() + "\"");
   }
-  emitChildren(tree, item, where);
+  emitChildrenWith(tree, item, where, keys);
+}
+
+void emitChildrenWith(DSRDocumentTree& tree, const Item& parent, const std::string& where,
+                      NodeKeys& keys) {
+  bool first = true;
+  for (const Item& child : parent.children) {
+    if (child.referTo.empty()) {
+      emit(tree, child, first ? DSRTypes::AM_belowCurrent : DSRTypes::AM_afterCurrent, where, keys);
+      first = false;
+    }
+  }
+  if (!first) {
+    tree.goUp();
+  }
+  for (const Item& child : parent.children) {
+    if (child.referTo.empty()) {
+      continue;
+    }
+    const auto target = keys.find(child.referTo);
+    if (target == keys.end() ||
+        tree.addByReferenceRelationship(child.relation, target->second) == 0) {
+      throw Error(ErrorKind::Internal, where,
+                  "cannot add the SR reference to \"" + child.referTo + "\"");
+    }
+  }
 }
 
 }  // namespace
@@ -137,18 +195,13 @@ void emitDocument(DSRDocumentTree& tree, const Item& root, const std::string& wh
     checkDicom(current.setTemplateIdentification(root.templateId.c_str(), "DCMR"), where,
                "setting the template identification");
   }
-  emitChildren(tree, root, where);
+  NodeKeys keys;
+  emitChildrenWith(tree, root, where, keys);
 }
 
 void emitChildren(DSRDocumentTree& tree, const Item& parent, const std::string& where) {
-  bool first = true;
-  for (const Item& child : parent.children) {
-    emit(tree, child, first ? DSRTypes::AM_belowCurrent : DSRTypes::AM_afterCurrent, where);
-    first = false;
-  }
-  if (!first) {
-    tree.goUp();
-  }
+  NodeKeys keys;
+  emitChildrenWith(tree, parent, where, keys);
 }
 
 Node readNode(DSRDocumentTree& tree) {
@@ -158,6 +211,8 @@ Node readNode(DSRDocumentTree& tree) {
   n.type = item.getValueType();
   n.name = item.getConceptName();
   n.observationDateTime = item.getObservationDateTime().c_str();
+  n.id = tree.getNodeID();
+  n.referencedId = item.getReferencedNodeID();
   switch (n.type) {
     case DSRTypes::VT_Text:
     case DSRTypes::VT_UIDRef:
@@ -172,6 +227,9 @@ Node readNode(DSRDocumentTree& tree) {
       break;
     case DSRTypes::VT_Image:
       n.image = item.getImageReference();
+      break;
+    case DSRTypes::VT_SCoord:
+      n.scoord = item.getSpatialCoordinates();
       break;
     default:
       break;

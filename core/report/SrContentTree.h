@@ -25,6 +25,11 @@ struct Item {
   std::vector<Item> children;
   std::string templateId;           // DCMR template identification, when claimed
   std::string observationDateTime;  // DICOM DT of the item, when given
+  // By-reference relationships: an item with a `key` can be the target of a later item whose
+  // `referTo` names that key; such an item is only the relationship (`relation`) from its parent
+  // to the target, and is added after the parent's by-value children.
+  std::string key;
+  std::string referTo;
 
   Item& add(Item child) {
     children.push_back(std::move(child));
@@ -38,6 +43,12 @@ Item text(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::s
           DSRTypes::E_ValueType type = DSRTypes::VT_Text);
 Item coded(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
            DSRCodedEntryValue value);
+// A by-reference relationship from the parent to the item whose key is `target`.
+Item reference(DSRTypes::E_RelationshipType relation, std::string target);
+// A 2-D SCOORD (image pixel coordinates, (column, row) pairs, (0, 0) the outer corner of the
+// first pixel) of `graphic` type.
+Item scoordItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
+                DSRTypes::E_GraphicType graphic, std::vector<std::pair<float, float>> points);
 // An IMAGE reference; `name` may be empty (an image library entry). `segment` adds a Referenced
 // Segment Number.
 Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string sopClass,
@@ -74,7 +85,10 @@ struct Node {
   DSRCodedEntryValue code;
   DSRNumericMeasurementValue number;
   DSRImageReferenceValue image;
+  DSRSpatialCoordinatesValue scoord;
   std::string observationDateTime;
+  std::size_t id = 0;            // DCMTK's node ID
+  std::size_t referencedId = 0;  // the target's node ID, for a by-reference relationship
   std::vector<Node> children;
 };
 

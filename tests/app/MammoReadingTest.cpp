@@ -21,6 +21,7 @@
 
 #include "GuiTestSupport.h"
 #include "MammoTestStudy.h"
+#include "MammoWindowFixture.h"
 #include "TempDir.h"
 #include "annotation/engine/LocalEngineBackend.h"
 #include "app/gui/AiController.h"
@@ -101,46 +102,7 @@ void drag(QWidget* w, QPointF from, QPointF to, Qt::MouseButton button = Qt::Lef
   mouse(w, QEvent::MouseButtonRelease, to, button, Qt::NoButton);
 }
 
-class MammoReadingTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    DELINEATE_REQUIRE_GUI();
-    window_ = std::make_unique<app::MainWindow>(
-        app::MainWindowOptions{.interactive = false, .rememberRecent = false});
-    window_->resize(1200, 900);
-    window_->show();
-  }
-
-  app::MammoFeature* mammo() const { return window_->mammo(); }
-  viewers::MammoReadingView* view() const { return mammo()->view(); }
-  viewers::MammoViewport* port(int i) const { return view()->viewport(i); }
-
-  bool open(const QStringList& paths, const QString& layout = QStringLiteral("mammo-4up")) {
-    if (!mammo()->open(paths, layout)) {
-      return false;
-    }
-    // The reading view is laid out by posted events: measure the viewports only once every size
-    // is final (a loaded machine may decode the images before the layout has run).
-    for (int i = 0; i < 5; ++i) {
-      QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-      QCoreApplication::processEvents();
-    }
-    return waitUntil([this] { return mammo()->settled(); }, 60000);
-  }
-
-  QImage grab(int i) const {
-    return port(i)->grab().toImage().convertToFormat(QImage::Format_RGB32);
-  }
-
-  // The fit scale (screen pixels per image pixel) of a test image in viewport i.
-  double fitScale(int i) const {
-    return std::min(port(i)->width() / double(kMammoColumns),
-                    port(i)->height() / double(kMammoRows));
-  }
-
-  TempDir dir_;
-  std::unique_ptr<app::MainWindow> window_;
-};
+class MammoReadingTest : public MammoWindowTest {};
 
 }  // namespace
 

@@ -48,12 +48,16 @@ void drawHeatmap(QPainter& p, const QTransform& toWidget, const core::mammo::Fin
 }
 
 void drawMarks(QPainter& p, const QTransform& toWidget,
-               const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area) {
+               const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area,
+               bool showOptional) {
   p.save();
   p.setRenderHint(QPainter::Antialiasing, true);
   std::vector<QRectF> placed;
   for (std::size_t i = 0; i < marks.size(); ++i) {
     const auto& m = marks[i];
+    if (!core::mammo::presented(m.intent, showOptional)) {
+      continue;
+    }
     const QRectF box =
         toWidget.mapRect(QRectF(QPointF(m.x0, m.y0), QPointF(m.x1, m.y1))).adjusted(-4, -4, 4, 4);
     const bool isCurrent = static_cast<int>(i) == current;
@@ -68,8 +72,13 @@ void drawMarks(QPainter& p, const QTransform& toWidget,
       p.drawEllipse(box);
     }
     // Labels of overlapping marks (a mass also marked as an asymmetry) go one under the other.
-    const QString text =
-        QStringLiteral("%1 %2").arg(QString::fromStdString(m.kind)).arg(m.score, 0, 'f', 2);
+    QString text = QString::fromStdString(m.kind);
+    if (m.scored) {
+      text += QStringLiteral(" %1").arg(m.score, 0, 'f', 2);
+    }
+    if (m.probability) {
+      text += QStringLiteral(" p%1").arg(*m.probability, 0, 'f', 2);
+    }
     const double textWidth = p.fontMetrics().horizontalAdvance(text) + 4;
     QRectF label(box.left(), box.bottom() + 2, textWidth, 16);
     if (label.right() > area.right()) {  // kept inside the viewport

@@ -21,9 +21,11 @@ QImage heatmapImage(const core::mammo::FindingHeatmap& heatmap, double threshold
 
 void drawHeatmap(QPainter& p, const QTransform& toWidget, const core::mammo::FindingHeatmap& h,
                  const QImage& image);
-// `current`: index of the mark stepped to in this image's marks, -1 none.
+// `current`: index of the mark stepped to in this image's marks, -1 none. Marks whose rendering
+// intent is "not for presentation" are never drawn, "optional" ones only with `showOptional`.
 void drawMarks(QPainter& p, const QTransform& toWidget,
-               const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area);
+               const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area,
+               bool showOptional);
 void drawMeasurements(QPainter& p, const QTransform& toWidget,
                       const std::vector<core::mammo::ReadingMeasurement>& measurements,
                       const MammoImage& image);

@@ -64,6 +64,11 @@ void MammoReadingState::setMarksShown(bool shown) {
   Q_EMIT findingsDisplayChanged();
 }
 
+void MammoReadingState::setOptionalMarksShown(bool shown) {
+  optionalMarksShown_ = shown;
+  Q_EMIT findingsDisplayChanged();
+}
+
 void MammoReadingState::setCurrentMark(int index) {
   currentMark_ = index;
   Q_EMIT findingsDisplayChanged();

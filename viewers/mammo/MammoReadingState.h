@@ -51,6 +51,9 @@ class MammoReadingState : public QObject {
   double heatmapThreshold() const { return heatmapThreshold_; }
   bool heatmapShown() const { return heatmapShown_; }
   bool marksShown() const { return marksShown_; }
+  // CAD marks whose rendering intent is "presentation optional" are drawn only when asked.
+  bool optionalMarksShown() const { return optionalMarksShown_; }
+  void setOptionalMarksShown(bool shown);
   void setHeatmap(bool shown, double opacity, double threshold);
   void setMarksShown(bool shown);
   int currentMark() const { return currentMark_; }
@@ -73,6 +76,7 @@ class MammoReadingState : public QObject {
   double heatmapThreshold_ = 0.3;
   bool heatmapShown_ = true;
   bool marksShown_ = true;
+  bool optionalMarksShown_ = false;
   int currentMark_ = -1;
 };
 

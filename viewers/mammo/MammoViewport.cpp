@@ -212,7 +212,7 @@ void MammoViewport::paintEvent(QPaintEvent*) {
       drawHeatmap(p, toWidget, *findings_->heatmap, heatmap_);
     }
     if (state_->marksShown()) {
-      drawMarks(p, toWidget, findings_->marks, currentMark_, rect());
+      drawMarks(p, toWidget, findings_->marks, currentMark_, rect(), state_->optionalMarksShown());
     }
   }
   drawMeasurements(p, toWidget, measures_, *image_);

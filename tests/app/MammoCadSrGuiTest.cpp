@@ -1,0 +1,176 @@
+// A Mammography CAD SR in the study folder, in the real window: picked up with the images, its
+// marks drawn on the right pixels (on the test images' markers), an optional mark hidden until
+// "Optional CAD marks" is on, a not-for-presentation mark never drawn; saved as a CAD SR from the
+// app and opened again.
+#include <QAction>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
+
+#include "MammoWindowFixture.h"
+#include "app/gui/MammoFindingsController.h"
+#include "core/io/DicomHeader.h"
+#include "core/report/MammoCadSr.h"
+
+namespace delineate::test {
+
+namespace {
+
+namespace fs = std::filesystem;
+using core::mammo::FindingMark;
+using core::mammo::RenderingIntent;
+
+// The marker square of a test view as image pixel indices (MammoTestStudy.h).
+struct MarkerBox {
+  double column0, row0;  // first pixel
+};
+MarkerBox markerOf(const std::string& laterality, const std::string& view) {
+  const int depth0 = kMarkerDepth;
+  const double column0 = laterality == "L" ? depth0 : kMammoColumns - depth0 - 20;
+  return {column0, double(markerRow(view))};
+}
+
+// A mark around the marker of a view, 4 pixels larger on each side.
+FindingMark markOn(const std::string& laterality, const std::string& view, std::string kind,
+                   RenderingIntent intent) {
+  const MarkerBox b = markerOf(laterality, view);
+  FindingMark m;
+  m.kind = std::move(kind);
+  m.column = b.column0 + 9.5;
+  m.row = b.row0 + 9.5;
+  m.x0 = b.column0 - 4, m.y0 = b.row0 - 4, m.x1 = b.column0 + 23, m.y1 = b.row0 + 23;
+  m.score = 0.75;
+  m.intent = intent;
+  return m;
+}
+
+struct PixelBox {
+  int count = 0;
+  int x0 = 1 << 20, y0 = 1 << 20, x1 = -1, y1 = -1;
+  double centreX() const { return 0.5 * (x0 + x1); }
+};
+
+PixelBox pixelsWhere(const QImage& g, const std::function<bool(QRgb)>& predicate, int maxY,
+                     int minY = 0) {
+  PixelBox b;
+  for (int y = minY; y < std::min(maxY, g.height()); ++y) {
+    for (int x = 0; x < g.width(); ++x) {
+      if (predicate(g.pixel(x, y))) {
+        ++b.count;
+        b.x0 = std::min(b.x0, x), b.x1 = std::max(b.x1, x);
+        b.y0 = std::min(b.y0, y), b.y1 = std::max(b.y1, y);
+      }
+    }
+  }
+  return b;
+}
+
+// The marker's grey through the test window (4000 at centre 2048, width 4096).
+bool markerGrey(QRgb p) {
+  return std::abs(qGray(p) - 249) <= 1 && qRed(p) == qGreen(p) && qGreen(p) == qBlue(p);
+}
+// The marks' pen colours (MammoOverlays.cpp), also where anti-aliasing mixes them with grey.
+bool massColour(QRgb p) {  // (255, 90, 60)
+  return qRed(p) > qGreen(p) + 60 && qRed(p) > qBlue(p) + 60;
+}
+bool calcificationColour(QRgb p) {  // (80, 220, 255)
+  return qGreen(p) > qRed(p) + 50 && qBlue(p) > qRed(p) + 50;
+}
+bool asymmetryColour(QRgb p) {  // (200, 140, 255)
+  return qBlue(p) > qGreen(p) + 50 && qRed(p) > qGreen(p) + 20;
+}
+
+class MammoCadSrGuiTest : public MammoWindowTest {
+ protected:
+  int portShowing(const QString& title) const {
+    for (int i = 0; i < view()->viewportCount(); ++i) {
+      if (port(i)->image() && port(i)->image()->title == title) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  // The marker's pixels and, above the marker's centre (away from the mark's label below it),
+  // the pixels of the mark's colour in viewport i.
+  void expectMarkAroundMarker(int i, const std::function<bool(QRgb)>& colour) {
+    const QImage g = grab(i);
+    // Clear of the captions, whose anti-aliased text has every grey.
+    const PixelBox marker = pixelsWhere(g, markerGrey, g.height() - 40, 50);
+    ASSERT_GT(marker.count, 100);
+    const int middle = (marker.y0 + marker.y1) / 2;
+    const PixelBox mark = pixelsWhere(g, colour, middle);
+    ASSERT_GT(mark.count, 10);
+    EXPECT_NEAR(mark.centreX(), 0.5 * (marker.x0 + marker.x1), 3.0);
+    // The mark's top is 4 image pixels (and 4 screen pixels of margin) above the marker's.
+    EXPECT_LT(mark.y0, marker.y0);
+    EXPECT_GT(mark.y0, marker.y0 - 8 * fitScale(i) - 8);
+  }
+};
+
+}  // namespace
+
+TEST_F(MammoCadSrGuiTest, ACadReportInTheStudyIsDrawnWithItsRenderingIntents) {
+  const fs::path study = dir_ / "study";
+  writeTestStudy(study, "current", "20260502");
+  std::map<std::string, std::string> uidOf;  // "R CC" -> SOP Instance UID
+  std::vector<fs::path> views;
+  for (const auto& e : fs::recursive_directory_iterator(study)) {
+    if (e.is_regular_file()) {
+      const core::DicomFileHeader h = core::readDicomHeader(e.path().string());
+      uidOf[h.laterality + " " + h.viewPosition] = h.sopInstanceUid;
+      views.push_back(e.path());
+    }
+  }
+  ASSERT_EQ(uidOf.size(), 4u);
+  core::mammo::StudyFindings cad;
+  cad.source = "Vendor CAD 7";
+  cad.images.push_back(
+      {uidOf["R CC"], {markOn("R", "CC", "mass", RenderingIntent::Required)}, std::nullopt});
+  cad.images.push_back({uidOf["L CC"],
+                        {markOn("L", "CC", "calcification", RenderingIntent::Optional)},
+                        std::nullopt});
+  cad.images.push_back({uidOf["R MLO"],
+                        {markOn("R", "MLO", "asymmetry", RenderingIntent::NotForPresentation)},
+                        std::nullopt});
+  core::report::writeMammographyCadSr(cad, views, study / "cad.dcm");
+
+  ASSERT_TRUE(open({QString::fromStdString(study.string())}));
+  app::MammoFindingsController* findings = mammo()->findings();
+  ASSERT_TRUE(waitUntil([&] { return findings->findings().has_value(); }));
+  const QString text = view()->findingsText();
+  EXPECT_TRUE(text.contains(QStringLiteral("Vendor CAD 7"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("All algorithms succeeded; with findings")))
+      << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("1 mark(s) (1 optional hidden)"))) << text.toStdString();
+
+  const int rcc = portShowing(QStringLiteral("R CC"));
+  const int lcc = portShowing(QStringLiteral("L CC"));
+  const int rmlo = portShowing(QStringLiteral("R MLO"));
+  ASSERT_GE(rcc, 0);
+  ASSERT_GE(lcc, 0);
+  ASSERT_GE(rmlo, 0);
+  expectMarkAroundMarker(rcc, massColour);
+  EXPECT_EQ(pixelsWhere(grab(lcc), calcificationColour, 1 << 20).count, 0);
+  EXPECT_EQ(pixelsWhere(grab(rmlo), asymmetryColour, 1 << 20).count, 0);
+
+  // Optional marks on: the calcification cluster appears on its marker; the other stays hidden.
+  window_->action(QStringLiteral("mammo.findings.optionalMarks"))->setChecked(true);
+  expectMarkAroundMarker(lcc, calcificationColour);
+  EXPECT_EQ(pixelsWhere(grab(rmlo), asymmetryColour, 1 << 20).count, 0);
+  EXPECT_TRUE(view()->findingsText().contains(QStringLiteral("2 mark(s)")))
+      << view()->findingsText().toStdString();
+
+  // Saved from the app as a CAD SR and opened again: the same marks.
+  const QString saved = QString::fromStdString((dir_ / "saved-cad.dcm").string());
+  ASSERT_TRUE(findings->saveFile(saved));
+  findings->clear();
+  ASSERT_FALSE(findings->findings().has_value());
+  ASSERT_TRUE(findings->openFile(saved));
+  ASSERT_EQ(findings->findings()->images.size(), 3u);
+  expectMarkAroundMarker(rcc, massColour);
+}
+
+}  // namespace delineate::test
