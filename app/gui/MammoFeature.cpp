@@ -19,6 +19,7 @@
 #include "app/gui/JobRunner.h"
 #include "app/gui/MammoFindingsController.h"
 #include "app/gui/MammoReportPanel.h"
+#include "app/gui/MammoStackCommands.h"
 #include "app/gui/MammoToolBar.h"
 #include "core/Error.h"
 #include "core/report/MammoCadSr.h"
@@ -111,6 +112,7 @@ MammoFeature::MammoFeature(QMainWindow* window, CommandRegistry* commands, JobRu
     }
   }
   createCommands();
+  stacks_ = new MammoStackCommands(view_, commands_, this);
   findings_ = new MammoFindingsController(this, commands_, jobs_, interactive_);
   reportPanel_ = new MammoReportPanel(this, interactive_);
   reportDock_ = new QDockWidget(tr("Report"), window_);
@@ -221,6 +223,7 @@ void MammoFeature::populateMenu(QMenu* menu) {
         "mammo.tool.magnifier", "mammo.tool.ruler", "mammo.tool.ellipse"}) {
     menu->addAction(commands_->action(QString::fromLatin1(id)));
   }
+  stacks_->populateMenu(menu);
   menu->addSeparator();
   findings_->populateMenu(menu);
   menu->addSeparator();
@@ -500,6 +503,7 @@ void MammoFeature::imageArrived(const cm::LoadedMammoImage& arrived, unsigned ge
     }
     img.monochrome1 = arrived.monochrome1;
     img.frames = g.size[2];
+    img.laterality = mv.laterality;
     it = images_.emplace(arrived.index, img).first;
   } else {
     it->second.pyramid = arrived.pyramid;

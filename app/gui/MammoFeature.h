@@ -37,6 +37,7 @@ namespace delineate::app {
 class CommandRegistry;
 class JobRunner;
 class MammoFindingsController;
+class MammoStackCommands;
 class MammoReportPanel;
 
 class MammoFeature : public QObject {
@@ -50,6 +51,7 @@ class MammoFeature : public QObject {
   viewers::MammoReadingView* view() const { return view_; }
   const QList<QToolBar*>& toolBars() const { return toolBars_; }
   MammoFindingsController* findings() const { return findings_; }
+  MammoStackCommands* stacks() const { return stacks_; }
   // The report dock (Mammography > Report…, "mammo.report"): hidden until asked for.
   MammoReportPanel* reportPanel() const { return reportPanel_; }
   QDockWidget* reportDock() const { return reportDock_; }
@@ -104,6 +106,7 @@ class MammoFeature : public QObject {
   viewers::MammoReadingView* view_;
   QList<QToolBar*> toolBars_;
   MammoFindingsController* findings_ = nullptr;
+  MammoStackCommands* stacks_ = nullptr;
   MammoReportPanel* reportPanel_ = nullptr;
   QDockWidget* reportDock_ = nullptr;
   QMenu* layoutMenu_ = nullptr;

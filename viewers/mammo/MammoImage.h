@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/mammo/ImagePyramid.h"
+#include "core/mammo/MammoView.h"
 #include "core/mammo/ReadingGeometry.h"
 
 namespace delineate::viewers {
@@ -19,6 +20,7 @@ struct MammoImage {
   QString subtitle;  // "2026-05-02", "2024-04-28 prior"
   bool monochrome1 = false;
   std::size_t frames = 1;  // a tomosynthesis stack: its frames, one shown at a time
+  core::mammo::Laterality laterality = core::mammo::Laterality::Unknown;  // linked stacks
 };
 
 }  // namespace delineate::viewers

@@ -69,6 +69,15 @@ void MammoReadingState::setOptionalMarksShown(bool shown) {
   Q_EMIT findingsDisplayChanged();
 }
 
+void MammoReadingState::setSlab(core::mammo::SlabMode mode, double mm) {
+  mm = std::clamp(mm, 0.5, 200.0);
+  if (mode != slabMode_ || mm != slabMm_) {
+    slabMode_ = mode;
+    slabMm_ = mm;
+    Q_EMIT slabChanged();
+  }
+}
+
 void MammoReadingState::setCurrentMark(int index) {
   currentMark_ = index;
   Q_EMIT findingsDisplayChanged();

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/mammo/ReadingGeometry.h"
+#include "core/mammo/TomoSlab.h"
 
 namespace delineate::viewers {
 
@@ -59,11 +60,21 @@ class MammoReadingState : public QObject {
   int currentMark() const { return currentMark_; }
   void setCurrentMark(int index);
 
+  // Tomosynthesis: every stack is shown as a slab of this mode and width around its frame; with
+  // linked stacks, scrolling one stack scrolls the others of the same breast (the other view,
+  // the prior) to the same relative depth.
+  core::mammo::SlabMode slabMode() const { return slabMode_; }
+  double slabMm() const { return slabMm_; }
+  void setSlab(core::mammo::SlabMode mode, double mm);
+  bool stacksLinked() const { return stacksLinked_; }
+  void setStacksLinked(bool linked) { stacksLinked_ = linked; }
+
  Q_SIGNALS:
   void viewChanged();     // zoom, pan, loupe: every viewport redraws
   void displayChanged();  // window, invert: display tables are rebuilt
   void toolChanged(MammoTool tool);
   void findingsDisplayChanged();
+  void slabChanged();  // every stack rebuilds what it shows
 
  private:
   core::mammo::LinkedZoom zoom_;
@@ -78,6 +89,9 @@ class MammoReadingState : public QObject {
   bool marksShown_ = true;
   bool optionalMarksShown_ = false;
   int currentMark_ = -1;
+  core::mammo::SlabMode slabMode_ = core::mammo::SlabMode::Off;
+  double slabMm_ = 10.0;
+  bool stacksLinked_ = true;
 };
 
 }  // namespace delineate::viewers

@@ -4,6 +4,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "viewers/mammo/MammoViewport.h"
 
@@ -48,6 +49,7 @@ void MammoReadingView::setGrid(int rows, int columns,
     auto* v = new MammoViewport(state_, this);
     v->setFocusProxy(this);  // keys go to the reading view wherever one clicks
     connect(v, &MammoViewport::pointerMoved, this, &MammoReadingView::pointerMoved);
+    connect(v, &MammoViewport::frameStepped, this, [this, v] { followStack(v); });
     viewports_.push_back(v);
   }
   for (std::size_t i = 0; i < count; ++i) {
@@ -189,6 +191,20 @@ void MammoReadingView::keyPressEvent(QKeyEvent* event) {
       break;
   }
   event->accept();
+}
+
+void MammoReadingView::followStack(const MammoViewport* source) {
+  if (!state_->stacksLinked() || !source->image() || source->frameCount() < 2) {
+    return;
+  }
+  const auto side = source->image()->laterality;
+  const double depth = double(source->frame()) / double(source->frameCount() - 1);
+  for (MammoViewport* other : viewports_) {
+    if (other != source && other->image() && other->frameCount() > 1 &&
+        other->image()->laterality == side && side != core::mammo::Laterality::Unknown) {
+      other->setFrame(static_cast<int>(std::lround(depth * (other->frameCount() - 1))));
+    }
+  }
 }
 
 }  // namespace delineate::viewers

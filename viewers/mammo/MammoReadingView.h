@@ -43,6 +43,10 @@ class MammoReadingView : public QWidget {
   void setFindingsText(const QString& text);
   QString findingsText() const;
 
+  // Linked stacks: the other tomosynthesis stacks of `source`'s breast (its other view, the
+  // prior) go to the same relative depth (frame / (frames - 1)), when the state links stacks.
+  void followStack(const MammoViewport* source);
+
   // One-to-one: one image pixel per screen pixel (of the first image's spacing).
   void zoomOneToOne();
 

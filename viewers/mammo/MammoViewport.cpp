@@ -10,6 +10,7 @@
 #include "core/jobs/ProgressSink.h"
 #include "core/mammo/PyramidDisplayTable.h"
 #include "core/mammo/PyramidRenderer.h"
+#include "core/mammo/TomoSlab.h"
 #include "viewers/mammo/MammoOverlays.h"
 
 namespace delineate::viewers {
@@ -37,10 +38,27 @@ MammoViewport::MammoViewport(MammoReadingState* state, QWidget* parent)
     heatmapValid_ = false;
     update();
   });
+  connect(state_, &MammoReadingState::slabChanged, this, [this] {
+    if (stack_) {
+      showFrame();
+    }
+  });
 }
 
 void MammoViewport::setImage(std::optional<MammoImage> image) {
   image_ = std::move(image);
+  stack_.reset();
+  stackFrame_ = 0;
+  if (image_ && image_->pyramid) {
+    stackFrame_ = static_cast<int>(image_->pyramid->frame());
+    slabShown_ = {stackFrame_, stackFrame_};
+    if (image_->frames > 1) {
+      stack_ = image_->pyramid->volume();
+      if (state_->slabMode() != cm::SlabMode::Off) {
+        showFrame();
+      }
+    }
+  }
   tableValid_ = false;
   heatmapValid_ = false;
   findings_ = nullptr;
@@ -49,7 +67,14 @@ void MammoViewport::setImage(std::optional<MammoImage> image) {
 }
 
 void MammoViewport::setPyramid(cm::PyramidPtr pyramid) {
-  // A stack scrolled while it loaded keeps the frame it shows now.
+  if (stack_ && pyramid &&
+      (static_cast<int>(pyramid->frame()) != stackFrame_ ||
+       state_->slabMode() != cm::SlabMode::Off)) {
+    // A stack scrolled while it loaded keeps the frame it shows now; a slab is made from it.
+    stack_ = pyramid->volume();
+    showFrame();
+    return;
+  }
   if (image_ && pyramid && (!image_->pyramid || image_->pyramid->frame() == pyramid->frame())) {
     image_->pyramid = std::move(pyramid);
     tableValid_ = false;  // the same indices, but cheap to be sure
@@ -58,7 +83,7 @@ void MammoViewport::setPyramid(cm::PyramidPtr pyramid) {
 }
 
 int MammoViewport::frame() const {
-  return image_ && image_->pyramid ? static_cast<int>(image_->pyramid->frame()) : 0;
+  return stack_ ? stackFrame_ : 0;
 }
 
 int MammoViewport::frameCount() const {
@@ -66,19 +91,36 @@ int MammoViewport::frameCount() const {
 }
 
 void MammoViewport::setFrame(int frame) {
-  if (!image_ || !image_->pyramid || image_->frames < 2) {
+  if (!image_ || !stack_) {
     return;
   }
   const int clamped = std::clamp(frame, 0, frameCount() - 1);
-  if (clamped == this->frame()) {
+  if (clamped == stackFrame_) {
     return;
   }
-  // One frame of a stack is a few million pixels at most: its levels take milliseconds.
-  auto pyramid =
-      cm::ImagePyramid::create(image_->pyramid->volume(), static_cast<std::size_t>(clamped));
+  stackFrame_ = clamped;
+  showFrame();
+}
+
+void MammoViewport::showFrame() {
+  // One frame of a stack is a few million pixels at most: its levels, and a slab of a few
+  // frames, take milliseconds.
+  const auto frames = stack_->geometry().size[2];
+  const auto at = static_cast<std::size_t>(stackFrame_);
+  std::shared_ptr<cm::ImagePyramid> pyramid;
+  if (state_->slabMode() == cm::SlabMode::Off) {
+    pyramid = cm::ImagePyramid::create(stack_, at);
+    slabShown_ = {stackFrame_, stackFrame_};
+  } else {
+    const auto [first, last] =
+        cm::slabFrames(at, frames, stack_->geometry().spacing[2], state_->slabMm());
+    pyramid = cm::ImagePyramid::create(cm::slabOf(*stack_, first, last, state_->slabMode()), 0);
+    slabShown_ = {static_cast<int>(first), static_cast<int>(last)};
+  }
   core::NullProgress quiet;
   pyramid->buildLevels(quiet);
   image_->pyramid = std::move(pyramid);
+  tableValid_ = false;
   update();
 }
 
@@ -225,11 +267,40 @@ void MammoViewport::paintEvent(QPaintEvent*) {
                            ? QStringLiteral("1:1")
                            : QStringLiteral("%1%").arg(100.0 * ppm / oneToOne, 0, 'f', 0);
   MammoImage shown = *image_;
-  if (image_->frames > 1) {
+  if (stack_) {
     shown.subtitle += QStringLiteral(" · frame %1/%2").arg(frame() + 1).arg(image_->frames);
+    if (state_->slabMode() != cm::SlabMode::Off) {
+      shown.subtitle +=
+          QStringLiteral(" · %1 slab %2 mm (%3–%4)")
+              .arg(state_->slabMode() == cm::SlabMode::Maximum ? QStringLiteral("MIP")
+                                                               : QStringLiteral("average"))
+              .arg(state_->slabMm(), 0, 'f', 1)
+              .arg(slabShown_.first + 1)
+              .arg(slabShown_.second + 1);
+    }
+    drawDepth(p);
   }
   drawCaption(p, rect(), shown, wanted_ == cm::ChestWall::Left, zoom, windowText(),
               !showsFullQuality());
+}
+
+void MammoViewport::drawDepth(QPainter& p) {
+  // A track along the side away from the chest wall, 40 % of the height, the slab as a band and
+  // the frame as a tick: the first frame at the top.
+  const bool wallLeft = wanted_ == cm::ChestWall::Left;
+  const int x = wallLeft ? width() - 14 : 8;
+  const int top = height() * 3 / 10, length = height() * 4 / 10;
+  const int n = std::max(1, frameCount() - 1);
+  auto y = [&](double f) { return top + static_cast<int>(std::lround(length * f / n)); };
+  p.save();
+  p.setPen(QPen(QColor(160, 160, 160), 1));
+  p.drawLine(x + 3, top, x + 3, top + length);
+  p.fillRect(
+      QRect(x, y(slabShown_.first), 7, std::max(2, y(slabShown_.second) - y(slabShown_.first))),
+      QColor(255, 200, 0, 150));
+  p.setPen(QPen(QColor(255, 200, 0), 2));
+  p.drawLine(x - 2, y(stackFrame_), x + 9, y(stackFrame_));
+  p.restore();
 }
 
 void MammoViewport::drawLoupe(QPainter& p) {
@@ -375,7 +446,11 @@ void MammoViewport::mouseDoubleClickEvent(QMouseEvent* event) {
 void MammoViewport::wheelEvent(QWheelEvent* event) {
   const double steps = event->angleDelta().y() / 120.0;
   if (frameCount() > 1 && !event->modifiers().testFlag(Qt::ControlModifier)) {
+    const int before = frame();
     setFrame(frame() + (steps > 0 ? 1 : steps < 0 ? -1 : 0));
+    if (frame() != before) {
+      Q_EMIT frameStepped(frame());
+    }
   } else if (steps != 0) {
     zoomAbout(event->position(), std::pow(1.2, steps));
   }

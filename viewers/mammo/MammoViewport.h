@@ -35,10 +35,14 @@ class MammoViewport : public QWidget {
   void setPyramid(core::mammo::PyramidPtr pyramid);
   void setWantedWall(core::mammo::ChestWall wall);
   core::mammo::ChestWall wantedWall() const { return wanted_; }
-  // Tomosynthesis: the frame shown (0-based); its pyramid is built when it is asked for.
+  // Tomosynthesis: the frame shown (0-based); its pyramid is built when it is asked for, from
+  // the frame or from the slab around it (MammoReadingState::slabMode). A depth indicator on the
+  // side away from the chest wall shows where the frame (and the slab) lies in the stack.
   int frame() const;
   int frameCount() const;
   void setFrame(int frame);
+  // The frames the slab shown takes (first == last: one frame).
+  std::pair<int, int> slabShown() const { return slabShown_; }
   void setEmptyText(const QString& text);
   QString emptyText() const { return emptyText_; }
   // Not owned; nullptr: none. The mark stepped to is `currentMark` of these marks (-1 none).
@@ -58,6 +62,8 @@ class MammoViewport : public QWidget {
   QString windowText() const;
 
  Q_SIGNALS:
+  // The reader scrolled this stack (the wheel): linked stacks follow.
+  void frameStepped(int frame);
   void measurementsChanged();
   void pointerMoved(const QString& text);
 
@@ -80,9 +86,14 @@ class MammoViewport : public QWidget {
   void panBy(QPointF delta);
   void drawLoupe(QPainter& p);
   void reportPointer(QPointF widget);
+  void showFrame();  // builds the pyramid of frame_ (or of its slab) from stack_
+  void drawDepth(QPainter& p);
 
   MammoReadingState* state_;
   std::optional<MammoImage> image_;
+  core::VolumePtr stack_;  // a tomosynthesis stack's frames, for the frame or slab shown
+  int stackFrame_ = 0;
+  std::pair<int, int> slabShown_{0, 0};
   core::mammo::ChestWall wanted_ = core::mammo::ChestWall::Left;
   QString emptyText_;
   const core::mammo::ImageFindings* findings_ = nullptr;
