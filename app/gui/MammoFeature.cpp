@@ -426,7 +426,15 @@ void MammoFeature::stepLayout(int delta) {
   const auto it = std::find(seq.begin(), seq.end(), layoutId_.toStdString());
   const int at = it == seq.end() ? -delta : static_cast<int>(it - seq.begin());
   const int n = static_cast<int>(seq.size());
-  setLayout(QString::fromStdString(seq[static_cast<std::size_t>(((at + delta) % n + n) % n)]));
+  // Protocols that need a tomosynthesis stack are skipped for a study that has none.
+  for (int step = 1; step <= n; ++step) {
+    const std::string& id = seq[static_cast<std::size_t>(((at + step * delta) % n + n) % n)];
+    const cm::HangingProtocol* p = protocols_.find(id);
+    if (p != nullptr && cm::usableFor(*p, files_.views)) {
+      setLayout(QString::fromStdString(id));
+      return;
+    }
+  }
 }
 
 const viewers::MammoImage* MammoFeature::image(std::size_t view) const {

@@ -290,6 +290,7 @@ void readMammographyView(DcmItem& ds, DicomFileHeader& h) {
     }
   }
   h.presentationIntent = text(ds, DCM_PresentationIntentType);
+  h.imageType = text(ds, DCM_ImageType);
   h.acquisitionTime = text(ds, DCM_AcquisitionTime);
   if (h.acquisitionTime.empty()) {
     h.acquisitionTime = text(ds, DCM_ContentTime);

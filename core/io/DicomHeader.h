@@ -61,6 +61,7 @@ struct DicomFileHeader {
   bool spotCompression = false;
   bool magnification = false;
   std::string presentationIntent;
+  std::string imageType;  // (0008,0008) as stored, values joined by backslashes (DX/MG only)
   std::string acquisitionTime;
   std::string burnedInAnnotation;  // (0028,0301) upper case, empty when absent
 

@@ -13,6 +13,14 @@ constexpr const char* kBuiltin = R"json({
     {"id": "mammo-4up", "name": "Screening 4-up", "rows": 2, "columns": 2, "viewports": [
       {"laterality": "R", "view": "CC"}, {"laterality": "L", "view": "CC"},
       {"laterality": "R", "view": "MLO"}, {"laterality": "L", "view": "MLO"}]},
+    {"id": "mammo-tomo-cc", "name": "CC: 2D over stack", "rows": 2, "columns": 2, "viewports": [
+      {"laterality": "R", "view": "CC"}, {"laterality": "L", "view": "CC"},
+      {"laterality": "R", "view": "CC", "image": "stack"},
+      {"laterality": "L", "view": "CC", "image": "stack"}]},
+    {"id": "mammo-tomo-mlo", "name": "MLO: 2D over stack", "rows": 2, "columns": 2, "viewports": [
+      {"laterality": "R", "view": "MLO"}, {"laterality": "L", "view": "MLO"},
+      {"laterality": "R", "view": "MLO", "image": "stack"},
+      {"laterality": "L", "view": "MLO", "image": "stack"}]},
     {"id": "mammo-2up-cc", "name": "Both CC", "rows": 1, "columns": 2, "viewports": [
       {"laterality": "R", "view": "CC"}, {"laterality": "L", "view": "CC"}]},
     {"id": "mammo-2up-mlo", "name": "Both MLO", "rows": 1, "columns": 2, "viewports": [
@@ -36,7 +44,8 @@ constexpr const char* kBuiltin = R"json({
     {"id": "mammo-1up-lmlo", "name": "L MLO", "rows": 1, "columns": 1, "viewports": [
       {"laterality": "L", "view": "MLO"}]}
   ],
-  "sequence": ["mammo-4up", "mammo-8up", "mammo-2up-cc", "mammo-2up-mlo", "mammo-1up-rcc",
+  "sequence": ["mammo-4up", "mammo-8up", "mammo-tomo-cc", "mammo-tomo-mlo", "mammo-2up-cc",
+               "mammo-2up-mlo", "mammo-1up-rcc",
                "mammo-1up-lcc", "mammo-1up-rmlo", "mammo-1up-lmlo"]
 })json";
 

@@ -8,6 +8,18 @@ namespace delineate::core::mammo {
 
 namespace {
 
+int kindRank(MammoView::Kind kind) {
+  switch (kind) {
+    case MammoView::Kind::Synthetic2D:
+      return 0;
+    case MammoView::Kind::Mammogram:
+      return 1;
+    case MammoView::Kind::Stack:
+      break;
+  }
+  return 2;
+}
+
 std::string label(Laterality l, ViewCode v, StudyChoice s) {
   return std::string(toString(l)) + " " + toString(v) +
          (s == StudyChoice::Prior ? " (prior)" : " (current)");
@@ -74,11 +86,13 @@ Hanging hang(const HangingProtocol& protocol, const std::vector<MammoView>& view
     for (std::size_t i = 0; i < views.size(); ++i) {
       const MammoView& v = views[i];
       if (!study.empty() && v.studyUid == study && v.laterality == spec.laterality &&
-          v.view == spec.view && !v.spot && !v.magnification) {
+          v.view == spec.view && !v.spot && !v.magnification &&
+          (spec.image == ImageChoice::Picture || v.kind == MammoView::Kind::Stack)) {
         candidates.push_back(i);
       }
     }
-    const std::string name = label(spec.laterality, spec.view, spec.study);
+    const std::string name = label(spec.laterality, spec.view, spec.study) +
+                             (spec.image == ImageChoice::Stack ? " stack" : "");
     if (candidates.empty()) {
       note(spec.study == StudyChoice::Prior && h.priorStudy.empty()
                ? "no prior study: " + name + " is empty"
@@ -86,16 +100,23 @@ Hanging hang(const HangingProtocol& protocol, const std::vector<MammoView>& view
       h.viewports.push_back(out);
       continue;
     }
-    // For display before for processing; then the latest acquisition.
+    // A synthetic 2-D view before a mammogram before a stack; for display before for
+    // processing; then the latest acquisition.
     std::sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
+      if (views[a].kind != views[b].kind) {
+        return kindRank(views[a].kind) < kindRank(views[b].kind);
+      }
       if (views[a].forProcessing != views[b].forProcessing) {
         return !views[a].forProcessing;
       }
       return views[a].acquisitionTime > views[b].acquisitionTime;
     });
     out.image = candidates.front();
-    if (candidates.size() > 1) {
-      note(std::to_string(candidates.size()) + " images for " + name + ": the latest is shown");
+    const auto sameKind = std::count_if(candidates.begin(), candidates.end(), [&](std::size_t k) {
+      return views[k].kind == views[candidates.front()].kind;
+    });
+    if (sameKind > 1) {
+      note(std::to_string(sameKind) + " images for " + name + ": the latest is shown");
     }
     if (views[candidates.front()].forProcessing) {
       note(name + " exists only for processing (raw detector data): shown as it is");

@@ -104,6 +104,12 @@ ViewportSpec viewportFrom(const json& j, const Context& c) {
   } else if (!study.empty() && study != "current") {
     c.failAt("study", study, "unknown study \"" + study + "\" (expected current or prior)");
   }
+  const std::string image = stringField(j, "image", c, false);
+  if (image == "stack") {
+    v.image = ImageChoice::Stack;
+  } else if (!image.empty() && image != "2d") {
+    c.failAt("image", image, "unknown image \"" + image + "\" (expected 2d or stack)");
+  }
   // Default: the chest wall on the side of the breast, so that R and L face each other.
   const std::string wall = stringField(j, "chestWall", c, false);
   if (wall.empty()) {
@@ -293,6 +299,15 @@ HangingProtocolSet readHangingProtocols(const std::filesystem::path& file) {
   std::ostringstream text;
   text << in.rdbuf();
   return parseHangingProtocols(text.str(), file.string());
+}
+
+bool usableFor(const HangingProtocol& protocol, const std::vector<MammoView>& views) {
+  const bool wantsStack =
+      std::any_of(protocol.viewports.begin(), protocol.viewports.end(),
+                  [](const ViewportSpec& v) { return v.image == ImageChoice::Stack; });
+  return !wantsStack || std::any_of(views.begin(), views.end(), [](const MammoView& v) {
+    return v.kind == MammoView::Kind::Stack;
+  });
 }
 
 }  // namespace delineate::core::mammo

@@ -12,12 +12,16 @@
 //        {"laterality": "R", "view": "CC",  "chestWall": "right"},
 //        {"laterality": "L", "view": "CC",  "chestWall": "left"},
 //        {"laterality": "R", "view": "MLO", "chestWall": "right"},
-//        {"laterality": "L", "view": "MLO", "chestWall": "left"}]}],
+//        {"laterality": "L", "view": "MLO", "chestWall": "left"}]},
+//     {"id": "mammo-tomo-cc", "viewports": [..., {"laterality": "R", "view": "CC",
+//                                                   "image": "stack"}, ...]}],
 //    "sequence": ["mammo-4up", "mammo-2up-cc", ...],
 //    "prior": {"minMonthsEarlier": 9, "maxMonthsEarlier": 60, "fetch": 1}}
 //
 // Viewports fill the grid row by row. "study" is "current" (default) or "prior": the latest
-// earlier study of the same patient that the set's prior rule admits (PriorRule.h).
+// earlier study of the same patient that the set's prior rule admits (PriorRule.h). "image" is
+// "2d" (default: a synthetic 2-D view first, then an ordinary mammogram, a tomosynthesis stack
+// only when the view has no 2-D image) or "stack" (the view's tomosynthesis stack only).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -30,13 +34,15 @@
 namespace delineate::core::mammo {
 
 enum class StudyChoice { Current, Prior };
-enum class ChestWall { Left, Right };  // the viewport edge the chest wall is placed against
+enum class ChestWall { Left, Right };       // the viewport edge the chest wall is placed against
+enum class ImageChoice { Picture, Stack };  // "2d" / "stack"
 
 struct ViewportSpec {
   Laterality laterality = Laterality::Unknown;
   ViewCode view = ViewCode::Unknown;
   StudyChoice study = StudyChoice::Current;
   ChestWall chestWall = ChestWall::Left;
+  ImageChoice image = ImageChoice::Picture;
 };
 
 struct HangingProtocol {
@@ -67,8 +73,12 @@ HangingProtocolSet parseHangingProtocols(std::string_view text, const std::strin
 HangingProtocolSet readHangingProtocols(const std::filesystem::path& file);
 
 // The protocols every installation has: mammo-4up (screening), mammo-2up-cc, mammo-2up-mlo,
-// mammo-8up (current over prior), mammo-1up-rcc, -lcc, -rmlo, -lmlo; and the reading sequence
-// 4-up, CCs, MLOs, then each view alone.
+// mammo-8up (current over prior), mammo-1up-rcc, -lcc, -rmlo, -lmlo, mammo-tomo-cc and
+// mammo-tomo-mlo (both breasts' 2-D views over their stacks); and the reading sequence 4-up,
+// 8-up, the tomosynthesis pairs, CCs, MLOs, then each view alone (a reader skips protocols that
+// need a stack when the study has none: usableFor()).
+// True when `protocol` asks for no stack, or `views` hold a stack.
+bool usableFor(const HangingProtocol& protocol, const std::vector<MammoView>& views);
 const HangingProtocolSet& builtinHangingProtocols();
 
 }  // namespace delineate::core::mammo

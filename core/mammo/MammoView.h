@@ -20,6 +20,11 @@ struct MammoView {
   bool spot = false;           // spot compression (view modifier)
   bool magnification = false;  // magnification (view modifier)
   bool forProcessing = false;  // Presentation Intent Type FOR PROCESSING: not for display
+  // What the image of a view is: an ordinary 2-D mammogram, a 2-D image synthesised from a
+  // tomosynthesis acquisition (Image Type holding GENERATED_2D, SYNTHESIZED or SYNTHETIC), or a
+  // tomosynthesis stack (more than one frame). 4-up hangings prefer the synthetic 2-D view.
+  enum class Kind { Mammogram, Synthetic2D, Stack };
+  Kind kind = Kind::Mammogram;
   std::string studyUid;
   std::string patientId;        // for asking a PACS for the patient's earlier studies
   std::string studyDate;        // YYYYMMDD

@@ -2,14 +2,18 @@
 // line, and which image goes into which viewport whatever order the images come in.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "DicomTestSupport.h"
 #include "RunCommand.h"
 #include "TempDir.h"
 #include "core/Error.h"
 #include "core/mammo/HangingAssignment.h"
 #include "core/mammo/HangingProtocol.h"
+#include "core/mammo/MammoViewDicom.h"
 
 using namespace delineate::core;
 using namespace delineate::core::mammo;
@@ -94,6 +98,21 @@ TEST(HangingProtocols, ASiteFileAddsProtocolsAndItsSequence) {
   }
 }
 
+TEST(HangingProtocols, AViewportMayAskForTheStack) {
+  const HangingProtocolSet set = parseHangingProtocols(R"({"protocols": [
+    {"id": "t", "rows": 1, "columns": 2, "viewports": [
+      {"laterality": "R", "view": "CC", "image": "2d"},
+      {"laterality": "R", "view": "CC", "image": "stack"}]}]})",
+                                                       "tomo.json");
+  EXPECT_EQ(set.protocols[0].viewports[0].image, ImageChoice::Picture);
+  EXPECT_EQ(set.protocols[0].viewports[1].image, ImageChoice::Stack);
+  EXPECT_THROW(parseHangingProtocols(R"({"protocols": [
+    {"id": "t", "rows": 1, "columns": 1, "viewports": [
+      {"laterality": "R", "view": "CC", "image": "volume"}]}]})",
+                                     "bad.json"),
+               delineate::core::Error);
+}
+
 TEST(HangingProtocols, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(errorOf("{\n  \"protocols\": [\n    {\"id\": \"x\",, }\n  ]\n}")
                 .rfind("site.json:3: not JSON", 0),
@@ -139,6 +158,78 @@ TEST(HangingAssignment, ImagesGoToTheirViewportsWhateverTheOrder) {
     EXPECT_EQ(views[*h.viewports[std::size_t(i)].image].id, expected[i]);
   }
   EXPECT_TRUE(h.notes.empty()) << h.notes.front();
+}
+
+// A tomosynthesis study: per view a synthetic 2-D image, a stack and (for R CC) an ordinary
+// mammogram taken later. The 4-up shows the synthetic views; the tomosynthesis pairs put the 2-D
+// views over the stacks; a study without stacks skips those pairs.
+TEST(HangingAssignment, FourUpPrefersTheSynthetic2DViewAndThePairsOfferTheStack) {
+  std::vector<MammoView> views;
+  for (const auto& [name, side, v] : {std::tuple{"rcc", Laterality::Right, ViewCode::CC},
+                                      std::tuple{"lcc", Laterality::Left, ViewCode::CC},
+                                      std::tuple{"rmlo", Laterality::Right, ViewCode::MLO},
+                                      std::tuple{"lmlo", Laterality::Left, ViewCode::MLO}}) {
+    MammoView stack = view(std::string(name) + "-stack", side, v, "s1", "20261101", "100000");
+    stack.kind = MammoView::Kind::Stack;
+    MammoView synthetic = view(std::string(name) + "-2d", side, v, "s1", "20261101", "100100");
+    synthetic.kind = MammoView::Kind::Synthetic2D;
+    views.push_back(stack);
+    views.push_back(synthetic);
+  }
+  views.push_back(view("rcc-ffdm", Laterality::Right, ViewCode::CC, "s1", "20261101", "110000"));
+  const Hanging four = hang(*builtinHangingProtocols().find("mammo-4up"), views);
+  const char* expected[] = {"rcc-2d", "lcc-2d", "rmlo-2d", "lmlo-2d"};
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(four.viewports[std::size_t(i)].image.has_value()) << i;
+    EXPECT_EQ(views[*four.viewports[std::size_t(i)].image].id, expected[i]);
+  }
+  EXPECT_TRUE(four.notes.empty()) << four.notes.front();
+  const HangingProtocol& pair = *builtinHangingProtocols().find("mammo-tomo-cc");
+  const Hanging cc = hang(pair, views);
+  const char* pairExpected[] = {"rcc-2d", "lcc-2d", "rcc-stack", "lcc-stack"};
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(cc.viewports[std::size_t(i)].image.has_value()) << i;
+    EXPECT_EQ(views[*cc.viewports[std::size_t(i)].image].id, pairExpected[i]);
+  }
+  EXPECT_TRUE(usableFor(pair, views));
+  // Without its synthetic view, R CC shows the ordinary mammogram before the stack; with only a
+  // stack, the stack.
+  std::vector<MammoView> noSynthetic;
+  for (const MammoView& v : views) {
+    if (v.kind != MammoView::Kind::Synthetic2D) {
+      noSynthetic.push_back(v);
+    }
+  }
+  const Hanging plain = hang(*builtinHangingProtocols().find("mammo-4up"), noSynthetic);
+  EXPECT_EQ(noSynthetic[*plain.viewports[0].image].id, "rcc-ffdm");
+  EXPECT_EQ(noSynthetic[*plain.viewports[1].image].id, "lcc-stack");
+  // A study of 2-D images only cannot use the tomosynthesis pairs.
+  EXPECT_FALSE(usableFor(pair, {view("rcc", Laterality::Right, ViewCode::CC, "s1", "20261101")}));
+  EXPECT_TRUE(usableFor(*builtinHangingProtocols().find("mammo-4up"), {}));
+}
+
+// Image Type as a tomosynthesis system writes it marks its computed 2-D view; a multi-frame
+// object is a stack.
+TEST(HangingAssignment, TheKindOfAnImageComesFromItsHeader) {
+  delineate::test::TempDir dir;
+  ImageGeometry g;
+  g.size = {8, 8, 1};
+  const auto image =
+      delineate::test::makeVolume(ScalarType::UInt16, g, delineate::test::fixedInfo("MG"),
+                                  [](std::size_t, std::size_t, std::size_t) { return 7.0; });
+  const auto written = delineate::test::writeSeries(
+      *image, dir.path() / "c-view", DicomTransferSyntax::ExplicitLittleEndian,
+      {{"ImageType", "DERIVED\\PRIMARY\\TOMOSYNTHESIS\\GENERATED_2D"},
+       {"ImageLaterality", "R"},
+       {"ViewPosition", "CC"}});
+  ASSERT_EQ(written.size(), 1u);
+  const DicomFileHeader h = readDicomHeader(written.front().string());
+  EXPECT_EQ(mammoViewOf(h, "x").kind, MammoView::Kind::Synthetic2D);
+  DicomFileHeader plain = h;
+  plain.imageType = "ORIGINAL\\PRIMARY";
+  EXPECT_EQ(imageKindOf(plain), MammoView::Kind::Mammogram);
+  plain.frames = 40;
+  EXPECT_EQ(imageKindOf(plain), MammoView::Kind::Stack);
 }
 
 TEST(HangingAssignment, PriorsDuplicatesProcessingAndMissingViewsAreSaid) {
