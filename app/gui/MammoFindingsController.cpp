@@ -58,6 +58,16 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
               saveFile(f);
             }
           });
+  connect(
+      commands_->add("mammo.findings.heatmapFile", tr("Open heatmap image…")), &QAction::triggered,
+      this, [this] {
+        const QString f = QFileDialog::getOpenFileName(
+            nullptr, tr("Open a probability map as the heatmap"), {},
+            tr("Probability maps (*.dcm *.nii *.nii.gz *.nrrd *.nhdr *.mha *.mhd);;All files (*)"));
+        if (!f.isEmpty()) {
+          openHeatmapFile(f);
+        }
+      });
   connect(commands_->add("mammo.findings.clear", tr("Clear AI findings")), &QAction::triggered,
           this, &MammoFindingsController::clear);
   QAction* heatmap = commands_->add("mammo.findings.heatmap", tr("Heatmap"));
@@ -90,10 +100,11 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
 }
 
 void MammoFindingsController::populateMenu(QMenu* menu) {
-  for (const char* id : {"mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
-                         "mammo.findings.save", "mammo.findings.clear", "mammo.findings.heatmap",
-                         "mammo.findings.marks", "mammo.findings.optionalMarks",
-                         "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
+  for (const char* id :
+       {"mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
+        "mammo.findings.save", "mammo.findings.heatmapFile", "mammo.findings.clear",
+        "mammo.findings.heatmap", "mammo.findings.marks", "mammo.findings.optionalMarks",
+        "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
     menu->addAction(commands_->action(QString::fromLatin1(id)));
   }
 }

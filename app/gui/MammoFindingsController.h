@@ -7,11 +7,12 @@
 // "Find with an AI server model…" asks a detection or classification model of a server connected
 // in the AI panel (MONAI Label), one request per image.
 // Commands: "mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
-// "mammo.findings.save", "mammo.findings.clear", "mammo.findings.heatmap" (toggle),
-// "mammo.findings.marks" (toggle), "mammo.findings.optionalMarks" (toggle: CAD marks whose
-// rendering intent is "presentation optional"; "not for presentation" marks are never drawn),
-// "mammo.findings.nextMark", "mammo.findings.previousMark". The findings line names what a CAD
-// SR says of its processing (and every algorithm it says failed).
+// "mammo.findings.save", "mammo.findings.heatmapFile", "mammo.findings.clear",
+// "mammo.findings.heatmap" (toggle), "mammo.findings.marks" (toggle),
+// "mammo.findings.optionalMarks" (toggle: CAD marks whose rendering intent is "presentation
+// optional"; "not for presentation" marks are never drawn), "mammo.findings.nextMark",
+// "mammo.findings.previousMark". The findings line names what a CAD SR says of its processing (and
+// every algorithm it says failed).
 #include <QObject>
 #include <QString>
 #include <optional>
@@ -20,6 +21,7 @@
 #include "core/mammo/DemoMammoDetector.h"
 #include "core/mammo/HangingAssignment.h"
 #include "core/mammo/MammoFindings.h"
+#include "core/mammo/ProbabilityImage.h"
 
 class QMenu;
 
@@ -52,6 +54,11 @@ class MammoFindingsController : public QObject {
   // without a choice, asks the user (or says that no server offers one).
   void findWithServer(const QString& choice = {});
   bool openFile(const QString& file);
+  // A probability map as an image (fractional DICOM SEG, DICOM Parametric Map, NIfTI, NRRD;
+  // core/mammo/ProbabilityImage.h), read by a job and shown as the heatmap of the image it names
+  // (DICOM), else of `imageTitle` ("R CC"), else of the one current image whose grid it fits (the
+  // reader is asked when several fit). It joins the findings shown, or makes findings of its own.
+  void openHeatmapFile(const QString& file, const QString& imageTitle = {});
   bool saveFile(const QString& file);
   // Findings name images by path or by SOP Instance UID: they are kept under the image's SOP
   // Instance UID when the study's file is known (canonicalImageId), as the command line and the
@@ -91,6 +98,8 @@ class MammoFindingsController : public QObject {
   void rebuildOrder();
   void refresh();
   void reportError(const QString& message);
+  void placeHeatmap(const QString& file, const core::mammo::ProbabilityImage& map,
+                    const QString& imageTitle);
 
   MammoFeature* feature_;
   CommandRegistry* commands_;

@@ -2,6 +2,10 @@
 // marks drawn on the right pixels (on the test images' markers), an optional mark hidden until
 // "Optional CAD marks" is on, a not-for-presentation mark never drawn; saved as a CAD SR from the
 // app and opened again.
+#include <dcmtk/config/osconfig.h>  // must come first
+#include <dcmtk/dcmdata/dcdeftag.h>
+#include <dcmtk/dcmdata/dcfilefo.h>
+
 #include <QAction>
 #include <algorithm>
 #include <cstdlib>
@@ -12,6 +16,8 @@
 #include "MammoWindowFixture.h"
 #include "app/gui/MammoFindingsController.h"
 #include "core/io/DicomHeader.h"
+#include "core/io/NiftiWriter.h"
+#include "core/jobs/ProgressSink.h"
 #include "core/report/MammoCadSr.h"
 
 namespace delineate::test {
@@ -171,6 +177,103 @@ TEST_F(MammoCadSrGuiTest, ACadReportInTheStudyIsDrawnWithItsRenderingIntents) {
   ASSERT_TRUE(findings->openFile(saved));
   ASSERT_EQ(findings->findings()->images.size(), 3u);
   expectMarkAroundMarker(rcc, massColour);
+}
+
+// A probability map as an image: a NIfTI on the images' grid fits every view, so it needs the
+// view named; a DICOM Parametric Map names its image and lands there on its own. The heatmap is
+// drawn warm over the marker it covers.
+TEST_F(MammoCadSrGuiTest, AProbabilityImageBecomesTheHeatmapOfItsImage) {
+  const fs::path study = dir_ / "study";
+  writeTestStudy(study, "current", "20260502");
+  std::map<std::string, std::string> uidOf;
+  for (const auto& e : fs::recursive_directory_iterator(study)) {
+    if (e.is_regular_file()) {
+      const core::DicomFileHeader h = core::readDicomHeader(e.path().string());
+      uidOf[h.laterality + " " + h.viewPosition] = h.sopInstanceUid;
+    }
+  }
+  ASSERT_TRUE(open({QString::fromStdString(study.string())}));
+  app::MammoFindingsController* findings = mammo()->findings();
+  // Hot (0.9) over the R CC marker, 0 elsewhere.
+  const MarkerBox b = markerOf("R", "CC");
+  auto hot = [&](std::size_t c, std::size_t r) {
+    return c >= b.column0 && c < b.column0 + 20 && r >= b.row0 && r < b.row0 + 20 ? 0.9 : 0.0;
+  };
+  core::ImageGeometry g;
+  g.size = {std::size_t(kMammoColumns), std::size_t(kMammoRows), 1};
+  auto voxels = std::make_shared<core::VoxelBuffer>(core::ScalarType::Float32, g.voxelCount());
+  for (std::size_t r = 0; r < g.size[1]; ++r) {
+    for (std::size_t c = 0; c < g.size[0]; ++c) {
+      voxels->as<float>()[r * g.size[0] + c] = static_cast<float>(hot(c, r));
+    }
+  }
+  core::NullProgress quiet;
+  const fs::path nii = dir_ / "probability.nii.gz";
+  core::writeNiftiFile(core::Volume(g, voxels, {}), nii, quiet);
+
+  const QString file = QString::fromStdString(nii.string());
+  findings->openHeatmapFile(file);  // fits all four views: refused, nothing shown
+  ASSERT_TRUE(waitUntil([this] { return mammo()->settled(); }));
+  EXPECT_FALSE(findings->findings().has_value());
+
+  const int rcc = portShowing(QStringLiteral("R CC"));
+  findings->openHeatmapFile(file, QStringLiteral("R CC"));
+  ASSERT_TRUE(waitUntil([&] { return findings->findings().has_value(); }));
+  ASSERT_EQ(findings->findings()->images.size(), 1u);
+  EXPECT_EQ(findings->findings()->images[0].imageId, uidOf["R CC"]);
+  // With and without the heatmap (the layout is the same): only warm changes, over the marker.
+  const QImage with = grab(rcc);
+  window_->action(QStringLiteral("mammo.findings.heatmap"))->setChecked(false);
+  const QImage without = grab(rcc);
+  window_->action(QStringLiteral("mammo.findings.heatmap"))->setChecked(true);
+  PixelBox warm;
+  int cold = 0;
+  for (int y = 0; y < with.height(); ++y) {
+    for (int x = 0; x < with.width(); ++x) {
+      const QRgb a = with.pixel(x, y);
+      if (a == without.pixel(x, y)) {
+        continue;
+      }
+      if (qRed(a) > qBlue(a) + 10) {
+        ++warm.count;
+        warm.x0 = std::min(warm.x0, x), warm.x1 = std::max(warm.x1, x);
+        warm.y0 = std::min(warm.y0, y), warm.y1 = std::max(warm.y1, y);
+      } else {
+        ++cold;
+      }
+    }
+  }
+  const PixelBox marker = pixelsWhere(without, markerGrey, without.height() - 40, 50);
+  ASSERT_GT(warm.count, 100);
+  EXPECT_LT(cold, warm.count / 50);  // anti-aliased edges at most
+  EXPECT_NEAR(warm.centreX(), marker.centreX(), 2.0);
+  EXPECT_NEAR(0.5 * (warm.y0 + warm.y1), 0.5 * (marker.y0 + marker.y1), 2.0);
+  EXPECT_NEAR(warm.x1 - warm.x0, marker.x1 - marker.x0, 3);
+
+  // A DICOM Parametric Map a quarter of the image's size that names L CC lands there unasked.
+  DcmFileFormat ff;
+  DcmDataset* ds = ff.getDataset();
+  ds->putAndInsertString(DCM_SOPClassUID, "1.2.840.10008.5.1.4.1.1.30");
+  ds->putAndInsertString(DCM_SOPInstanceUID, "1.2.826.0.1.3680043.10.1234.66.1");
+  ds->putAndInsertUint16(DCM_Rows, kMammoRows / 4);
+  ds->putAndInsertUint16(DCM_Columns, kMammoColumns / 4);
+  ds->putAndInsertString(DCM_NumberOfFrames, "1");
+  std::vector<Float32> quarter(std::size_t(kMammoRows / 4 * kMammoColumns / 4), 0.8f);
+  ds->putAndInsertFloat32Array(DCM_FloatPixelData, quarter.data(), quarter.size());
+  DcmItem* item = nullptr;
+  ds->findOrCreateSequenceItem(DCM_ReferencedSeriesSequence, item, 0);
+  DcmItem* instance = nullptr;
+  item->findOrCreateSequenceItem(DCM_ReferencedInstanceSequence, instance, 0);
+  instance->putAndInsertString(DCM_ReferencedSOPInstanceUID, uidOf["L CC"].c_str());
+  const fs::path map = dir_ / "map.dcm";
+  ASSERT_TRUE(ff.saveFile(map.c_str(), EXS_LittleEndianExplicit).good());
+  findings->openHeatmapFile(QString::fromStdString(map.string()));
+  ASSERT_TRUE(waitUntil([&] { return findings->findings()->images.size() == 2; }));
+  const core::mammo::ImageFindings& lcc = findings->findings()->images[1];
+  EXPECT_EQ(lcc.imageId, uidOf["L CC"]);
+  ASSERT_TRUE(lcc.heatmap.has_value());
+  EXPECT_DOUBLE_EQ(lcc.heatmap->step, 4.0);
+  EXPECT_TRUE(findings->findings()->images[0].heatmap.has_value());  // R CC's stays
 }
 
 }  // namespace delineate::test

@@ -1,5 +1,6 @@
-// libFuzzer harness: arbitrary bytes as a DICOM file, through the folder scan and the series
-// loader. Any outcome but a core::Error (crash, sanitizer report, other exception) is a finding.
+// libFuzzer harness: arbitrary bytes as a DICOM file, through the folder scan, the series loader
+// and the reader of probability maps (fractional SEG, Parametric Map) for mammography heatmaps.
+// Any outcome but a core::Error (crash, sanitizer report, other exception) is a finding.
 #include <cstddef>
 #include <cstdint>
 
@@ -7,6 +8,7 @@
 #include "core/Error.h"
 #include "core/io/DicomScanner.h"
 #include "core/io/DicomSeriesLoader.h"
+#include "core/mammo/ProbabilityImage.h"
 
 using namespace delineate;
 
@@ -36,6 +38,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     core::DicomSeries series;
     series.files.push_back(path.string());
     core::loadDicomSeries(series, progress);
+  } catch (const core::Error&) {
+  }
+  try {
+    core::mammo::readProbabilityImage(path, progress);
   } catch (const core::Error&) {
   }
   return 0;

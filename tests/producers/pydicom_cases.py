@@ -249,6 +249,53 @@ def enhanced_dce(out):
     return ref
 
 
+def derived_from(ds, image_uid):
+    """Names the mammogram a map was computed from, as derived objects do."""
+    source = Dataset()
+    source.ReferencedSOPClassUID = "1.2.840.10008.5.1.4.1.1.1.2"
+    source.ReferencedSOPInstanceUID = image_uid
+    derivation = Dataset()
+    derivation.SourceImageSequence = Sequence([source])
+    shared = Dataset()
+    shared.DerivationImageSequence = Sequence([derivation])
+    ds.SharedFunctionalGroupsSequence = Sequence([shared])
+
+
+def probability_maps(case, out):
+    """A mammography AI's probability map of one 5 x 6 image (a blob round pixel (3, 2)), as a
+    Parametric Map of float pixel data or as a fractional Segmentation (8-bit, maximum 250);
+    the reference is pydicom's reading scaled to 0..1, one value per pixel."""
+    rows, cols = 6, 5
+    y, x = np.mgrid[0:rows, 0:cols]
+    blob = np.exp(-((x - 3.0) ** 2 + (y - 2.0) ** 2) / 4.0)
+    if case == "probability-map":
+        ds = base("MG", "1.2.840.10008.5.1.4.1.1.30")
+        ds.BitsAllocated = 32
+        ds.FloatPixelData = blob.astype("<f4").tobytes()
+    else:
+        ds = base("SEG", "1.2.840.10008.5.1.4.1.1.66.4")
+        ds.SegmentationType = "FRACTIONAL"
+        ds.SegmentationFractionalType = "PROBABILITY"
+        ds.MaximumFractionalValue = 250
+        ds.BitsAllocated = 8
+        ds.BitsStored = 8
+        ds.HighBit = 7
+        ds.PixelRepresentation = 0
+        ds.PixelData = np.round(blob * 250).astype(np.uint8).tobytes()
+    ds.Rows, ds.Columns = rows, cols
+    ds.SamplesPerPixel = 1
+    ds.PhotometricInterpretation = "MONOCHROME2"
+    ds.NumberOfFrames = 1
+    derived_from(ds, "1.2.826.0.1.3680043.10.1234.88.1")
+    path = os.path.join(out, "image.dcm")
+    write(ds, path)
+    read = pydicom.dcmread(path)
+    ref = read.pixel_array.astype(np.float64).reshape(1, rows, cols)
+    if case == "fractional-seg":
+        ref = ref / float(read.MaximumFractionalValue)
+    return ref
+
+
 def write(ds, path):
     ds.save_as(path, write_like_original=False)
 
@@ -303,9 +350,17 @@ def reference(path, producer_path):
 
 def main():
     if len(sys.argv) == 2 and sys.argv[1] == "--list":
-        print("\n".join(list(CASES) + ["dce-4d-series", "enhanced-dce-4d", "dwi-directions"]))
+        print("\n".join(list(CASES) + ["dce-4d-series", "enhanced-dce-4d", "dwi-directions",
+                                        "probability-map", "fractional-seg"]))
         return
     case, out = sys.argv[1], sys.argv[2]
+    if case in ("probability-map", "fractional-seg"):
+        os.makedirs(out, exist_ok=True)
+        ref = probability_maps(case, out)
+        ref.astype("<f8").tofile(os.path.join(out, "reference.f64"))
+        with open(os.path.join(out, "reference.txt"), "w") as f:
+            f.write("%d %d %d\n" % ref.shape)
+        return
     if case in ("dce-4d-series", "enhanced-dce-4d", "dwi-directions"):
         ref = {"dce-4d-series": dce_series, "enhanced-dce-4d": enhanced_dce,
                "dwi-directions": dwi_series}[case](out)
