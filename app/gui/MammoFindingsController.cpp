@@ -68,6 +68,8 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
           openHeatmapFile(f);
         }
       });
+  connect(commands_->add("mammo.findings.sendCad", tr("Send CAD report to PACS…")),
+          &QAction::triggered, this, [this] { sendCadReport(); });
   connect(commands_->add("mammo.findings.clear", tr("Clear AI findings")), &QAction::triggered,
           this, &MammoFindingsController::clear);
   QAction* heatmap = commands_->add("mammo.findings.heatmap", tr("Heatmap"));
@@ -102,9 +104,9 @@ MammoFindingsController::MammoFindingsController(MammoFeature* feature, CommandR
 void MammoFindingsController::populateMenu(QMenu* menu) {
   for (const char* id :
        {"mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
-        "mammo.findings.save", "mammo.findings.heatmapFile", "mammo.findings.clear",
-        "mammo.findings.heatmap", "mammo.findings.marks", "mammo.findings.optionalMarks",
-        "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
+        "mammo.findings.save", "mammo.findings.heatmapFile", "mammo.findings.sendCad",
+        "mammo.findings.clear", "mammo.findings.heatmap", "mammo.findings.marks",
+        "mammo.findings.optionalMarks", "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
     menu->addAction(commands_->action(QString::fromLatin1(id)));
   }
 }
@@ -137,8 +139,11 @@ QString scoreText(const cm::FindingMark& m, const QString& lead) {
   return text;
 }
 
+// Models whose answer can be findings: marks and scores, or a probability image (a 2-D
+// segmentation model: 3-D ones are for CT and MR volumes).
 bool findingModel(const core::ai::MonaiModel& m) {
-  return m.type == "detection" || m.type == "classification";
+  return m.type == "detection" || m.type == "classification" ||
+         (m.type == "segmentation" && m.dimension == 2);
 }
 
 }  // namespace

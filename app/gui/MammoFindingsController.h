@@ -7,8 +7,8 @@
 // "Find with an AI server model…" asks a detection or classification model of a server connected
 // in the AI panel (MONAI Label), one request per image.
 // Commands: "mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
-// "mammo.findings.save", "mammo.findings.heatmapFile", "mammo.findings.clear",
-// "mammo.findings.heatmap" (toggle), "mammo.findings.marks" (toggle),
+// "mammo.findings.save", "mammo.findings.heatmapFile", "mammo.findings.sendCad",
+// "mammo.findings.clear", "mammo.findings.heatmap" (toggle), "mammo.findings.marks" (toggle),
 // "mammo.findings.optionalMarks" (toggle: CAD marks whose rendering intent is "presentation
 // optional"; "not for presentation" marks are never drawn), "mammo.findings.nextMark",
 // "mammo.findings.previousMark". The findings line names what a CAD SR says of its processing (and
@@ -59,6 +59,10 @@ class MammoFindingsController : public QObject {
   // (DICOM), else of `imageTitle` ("R CC"), else of the one current image whose grid it fits (the
   // reader is asked when several fit). It joins the findings shown, or makes findings of its own.
   void openHeatmapFile(const QString& file, const QString& imageTitle = {});
+  // Writes the findings as a Mammography CAD SR in the current study and sends it to the DICOM
+  // node `nodeLabel` (of Edit > Preferences > DICOM nodes; empty: the only one, else the reader
+  // picks), by a job; cadReportSent() when the node stored it.
+  void sendCadReport(const QString& nodeLabel = {});
   bool saveFile(const QString& file);
   // Findings name images by path or by SOP Instance UID: they are kept under the image's SOP
   // Instance UID when the study's file is known (canonicalImageId), as the command line and the
@@ -85,6 +89,7 @@ class MammoFindingsController : public QObject {
   int hiddenOptionalMarks() const;
 
  Q_SIGNALS:
+  void cadReportSent(const QString& node);
   void findingsChanged();
   // New findings were set (detector, server, file) or cleared: reports recheck their links.
   void findingsReplaced();
@@ -110,6 +115,7 @@ class MammoFindingsController : public QObject {
   std::vector<MarkRef> order_;
   int current_ = -1;
   bool concealed_ = false;
+  QString cadSent_;
 };
 
 }  // namespace delineate::app

@@ -78,6 +78,36 @@ json mammoDetectorInfo() {
           {"config", {{"mark_threshold", 0.3}}}};
 }
 
+namespace {
+
+// The coarse heatmap spread over the image's pixels: each pixel takes the value of the block it
+// lies in (0 where there is no heatmap).
+core::VolumePtr heatmapOnGrid(const std::optional<mammo::FindingHeatmap>& heatmap,
+                              const core::ImageGeometry& grid) {
+  core::ImageGeometry g = grid;
+  g.size[2] = 1;
+  auto voxels = std::make_shared<core::VoxelBuffer>(core::ScalarType::Float32, g.voxelCount());
+  float* out = voxels->as<float>();
+  for (std::size_t r = 0; r < g.size[1]; ++r) {
+    for (std::size_t c = 0; c < g.size[0]; ++c) {
+      float v = 0;
+      if (heatmap && heatmap->step > 0) {
+        const auto hc = static_cast<std::size_t>(double(c) / heatmap->step);
+        const auto hr = static_cast<std::size_t>(double(r) / heatmap->step);
+        if (hc < heatmap->columns && hr < heatmap->rows) {
+          v = heatmap->values[hr * heatmap->columns + hc];
+        }
+      }
+      out[r * g.size[0] + c] = v;
+    }
+  }
+  core::VolumeInfo info;
+  info.modality = "MG";
+  return std::make_shared<const core::Volume>(g, std::move(voxels), std::move(info));
+}
+
+}  // namespace
+
 bool isDicomUpload(const std::string& bytes, const std::string& filename) {
   return endsWithIgnoreCase(filename, ".dcm") || endsWithIgnoreCase(filename, ".dicom") ||
          (bytes.size() > 132 && bytes.compare(128, 4, "DICM") == 0);
@@ -117,8 +147,17 @@ mammo::DetectorImage readDicomUpload(const std::string& bytes, const std::string
   return image;
 }
 
-json runMammoDetector(mammo::DetectorImage image, const json& params,
-                      core::ProgressSink& progress) {
+json mammoHeatmapInfo() {
+  json info = mammoDetectorInfo();
+  info["type"] = "segmentation";
+  info["description"] =
+      "The built-in demonstration detector's probability map as an image (float32 on the "
+      "request's grid), with its marks as the params. A demonstration, not a diagnosis.";
+  return info;
+}
+
+json runMammoDetector(mammo::DetectorImage image, const json& params, core::ProgressSink& progress,
+                      core::VolumePtr* probability) {
   mammo::DemoMammoDetector::Options options;
   if (const auto t = params.find("mark_threshold"); t != params.end() && !t->is_null()) {
     if (!t->is_number() || !std::isfinite(t->get<double>()) || t->get<double>() < 0 ||
@@ -138,6 +177,9 @@ json runMammoDetector(mammo::DetectorImage image, const json& params,
     image.view.id = "image";
   }
   const mammo::StudyFindings findings = mammo::DemoMammoDetector(options).run({image}, progress);
+  if (probability != nullptr) {
+    *probability = heatmapOnGrid(findings.images.front().heatmap, image.image->geometry());
+  }
   json boxes = json::array(), scores = json::array(), labels = json::array();
   for (const mammo::FindingMark& m : findings.images.front().marks) {
     boxes.push_back({m.x0, m.y0, m.x1, m.y1});

@@ -30,6 +30,12 @@
 namespace delineate::server {
 
 inline constexpr const char* kMammoDetectorModel = "mammo_demo_detector";
+// The same detector as a "segmentation" model whose answer image is its probability map: a
+// float32 NIfTI on the request image's grid (each pixel the value of the coarse heatmap block it
+// lies in, 0..1), with the detector's JSON as the params (multipart; output=image: the image
+// alone; output=json: the params alone).
+inline constexpr const char* kMammoHeatmapModel = "mammo_demo_heatmap";
+nlohmann::json mammoHeatmapInfo();
 
 // The model's entry in GET /info/ "models".
 nlohmann::json mammoDetectorInfo();
@@ -47,8 +53,10 @@ core::mammo::DetectorImage readDicomUpload(const std::string& bytes, const std::
 // Runs the detector on one image with the request's params (see above) and gives the result
 // params (without latencies). Throws core::Error(InvalidInput) for a "mark_threshold" that is
 // not a number in 0..1 or a "laterality"/"view" that is not a text (an unknown text is ignored),
-// Error(Unsupported) for an image of more than one slice.
+// Error(Unsupported) for an image of more than one slice. With `probability`, also the detector's
+// heatmap on the image's grid (float32, 0..1), as mammo_demo_heatmap answers it.
 nlohmann::json runMammoDetector(core::mammo::DetectorImage image, const nlohmann::json& params,
-                                core::ProgressSink& progress);
+                                core::ProgressSink& progress,
+                                core::VolumePtr* probability = nullptr);
 
 }  // namespace delineate::server

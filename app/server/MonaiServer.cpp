@@ -202,6 +202,7 @@ net::HttpResponse MonaiServer::info() {
   }
   body["datastore"] = datastore_.stats();
   body["models"][kMammoDetectorModel] = mammoDetectorInfo();
+  body["models"][kMammoHeatmapModel] = mammoHeatmapInfo();
   return jsonAnswer(200, body);
 }
 
@@ -224,10 +225,10 @@ std::variant<core::VolumePtr, net::HttpResponse> MonaiServer::namedImage(
   return detail(500, "Neither Image nor File not Session ID input is provided");
 }
 
-net::HttpResponse MonaiServer::inferMammo(const net::ServerRequest& r) {
+net::HttpResponse MonaiServer::inferMammo(const net::ServerRequest& r, bool heatmap) {
   const auto start = Clock::now();
   const std::string output = r.queryValue("output");
-  if (output == "image" || output == "dicom_seg") {  // MONAI Label fails these too (no file)
+  if (!heatmap && (output == "image" || output == "dicom_seg")) {  // MONAI Label fails these too
     return detail(500, std::string("Model ") + kMammoDetectorModel +
                            " writes no result image; its result is JSON (output=json or none)");
   }
@@ -253,19 +254,39 @@ net::HttpResponse MonaiServer::inferMammo(const net::ServerRequest& r) {
     image.view.id = r.queryValue("image");
   }
   const auto inferStart = Clock::now();
-  json out = runMammoDetector(std::move(image), params, progress);
+  core::VolumePtr probability;
+  json out = runMammoDetector(std::move(image), params, progress, heatmap ? &probability : nullptr);
   const auto end = Clock::now();
   out["latencies"] = {{"pre", std::chrono::duration<double>(inferStart - start).count()},
                       {"infer", std::chrono::duration<double>(end - inferStart).count()},
                       {"post", 0.0},
                       {"write", 0.0},
                       {"total", std::chrono::duration<double>(end - start).count()}};
-  return jsonAnswer(200, out);
+  if (!heatmap || output == "json") {
+    return jsonAnswer(200, out);
+  }
+  const std::string bytes = ai::volumeToBytes(*probability, "heatmap.nii.gz");
+  if (output == "image") {
+    net::HttpResponse f;
+    f.status = 200;
+    f.headers = {{"Content-Type", "application/octet-stream"},
+                 {"Content-Disposition", "attachment; filename=\"heatmap.nii.gz\""}};
+    f.body = bytes;
+    return f;
+  }
+  ai::MultipartEncoder form;
+  form.addField("params", out.dump());
+  form.addFile("image", "heatmap.nii.gz", bytes);
+  net::HttpResponse m;
+  m.status = 200;
+  m.headers = {{"Content-Type", form.contentType()}};
+  m.body = form.finish();
+  return m;
 }
 
 net::HttpResponse MonaiServer::infer(const std::string& model, const net::ServerRequest& r) {
-  if (model == kMammoDetectorModel) {
-    return inferMammo(r);
+  if (model == kMammoDetectorModel || model == kMammoHeatmapModel) {
+    return inferMammo(r, model == kMammoHeatmapModel);
   }
   const auto start = Clock::now();
   const auto parts = formParts(r);

@@ -67,7 +67,8 @@ class MonaiServer {
  private:
   core::net::HttpResponse info();
   core::net::HttpResponse infer(const std::string& model, const core::net::ServerRequest& r);
-  core::net::HttpResponse inferMammo(const core::net::ServerRequest& r);
+  // mammo_demo_detector (JSON), or with `heatmap` mammo_demo_heatmap (JSON and its image).
+  core::net::HttpResponse inferMammo(const core::net::ServerRequest& r, bool heatmap);
   // The image a request names by `session_id` or datastore `image` id, else the error answer.
   std::variant<core::VolumePtr, core::net::HttpResponse> namedImage(
       const core::net::ServerRequest& r, core::ProgressSink& progress);

@@ -46,6 +46,9 @@ struct InferRequest {
   // initial segmentation): 1 per voxel of the image grid, x fastest. Null: start from nothing.
   // Backends whose capabilities() do not list initialMasks ignore it.
   std::shared_ptr<const std::vector<std::uint8_t>> initialMask;
+  // A probability map (floating-point values in 0..1) is a welcome answer: it comes back as
+  // InferResult::probability instead of being refused as labels (mammography heatmaps).
+  bool acceptProbability = false;
 };
 
 // What a backend takes and does, declared so that the app and the CLI offer only what works
@@ -80,6 +83,9 @@ struct InferResult {
   // model without voxel output (MonaiModelGroup::Others: detection, classification, ...) whose
   // answer carried no label volume: then `params` is the whole result.
   std::shared_ptr<LabelMap> labels;
+  // With InferRequest::acceptProbability: the answer image when it is a probability map (then
+  // `labels` is null), as the server sent it.
+  VolumePtr probability;
   InferTimings timings;
   nlohmann::json params;  // the result params as the server sent them
 };

@@ -130,4 +130,44 @@ std::shared_ptr<LabelMap> resultLabelMapFromBytes(
   return resultLabelMap(*volume, grid, mapName, names, server);
 }
 
+bool isProbabilityMap(const Volume& volume) {
+  if (volume.scalarType() != ScalarType::Float32 && volume.scalarType() != ScalarType::Float64) {
+    return false;
+  }
+  return dispatchScalar(volume.scalarType(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      const T* v = volume.data<T>();
+      bool fractional = false;
+      for (std::size_t i = 0; i < volume.voxels().count(); ++i) {
+        if (!(v[i] >= 0 && v[i] <= 1)) {
+          return false;
+        }
+        fractional = fractional || (v[i] > 0 && v[i] < 1);
+      }
+      return fractional;
+    } else {
+      return false;
+    }
+  });
+}
+
+ResultImage resultImageFromBytes(const std::string& bytes, const std::string& filename,
+                                 const ImageGeometry& grid, const std::string& mapName,
+                                 const ResultLabelNames& names, const std::string& server,
+                                 ProgressSink& progress) {
+  const std::string extension = fullExtension(filename);
+  if (extension.empty() || extension == ".nii" || extension == ".nii.gz") {
+    if (auto direct =
+            labelMapFromNiftiBytes(bytes, grid, mapName, segmentsFor(names), server, progress)) {
+      return {std::move(direct), nullptr};
+    }
+  }
+  VolumePtr volume = volumeFromBytes(bytes, filename, "the image returned by " + server, progress);
+  if (isProbabilityMap(*volume)) {
+    return {nullptr, std::move(volume)};
+  }
+  return {resultLabelMap(*volume, grid, mapName, names, server), nullptr};
+}
+
 }  // namespace delineate::core::ai

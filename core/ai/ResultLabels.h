@@ -36,4 +36,20 @@ std::shared_ptr<LabelMap> resultLabelMapFromBytes(
     const std::string& mapName, const ResultLabelNames& names, const std::string& server,
     ProgressSink& progress);
 
+// A probability map: floating-point values, every one finite and in 0..1, some strictly between
+// (a label image a server wrote as floats holds whole numbers only).
+bool isProbabilityMap(const Volume& volume);
+
+// What a server's answer image is when the request accepts probability maps: labels as above,
+// or the probability volume as the server sent it (on the request's grid or a scaled-down copy;
+// the caller places it).
+struct ResultImage {
+  std::shared_ptr<LabelMap> labels;
+  VolumePtr probability;
+};
+ResultImage resultImageFromBytes(const std::string& bytes, const std::string& filename,
+                                 const ImageGeometry& grid, const std::string& mapName,
+                                 const ResultLabelNames& names, const std::string& server,
+                                 ProgressSink& progress);
+
 }  // namespace delineate::core::ai

@@ -86,7 +86,7 @@ void clampValues(ProbabilityImage& p, const std::string& where) {
   }
 }
 
-ProbabilityImage fromVolume(const Volume& v, const std::string& where) {
+ProbabilityImage volumeSlice(const Volume& v, const std::string& where) {
   const ImageGeometry& g = v.geometry();
   if (g.size[2] != 1) {
     throw Error(ErrorKind::InvalidInput, where,
@@ -214,6 +214,12 @@ ProbabilityImage fromDicom(const fs::path& file) {
 
 }  // namespace
 
+ProbabilityImage probabilityFromVolume(const Volume& volume, const std::string& where) {
+  ProbabilityImage p = volumeSlice(volume, where);
+  clampValues(p, where);
+  return p;
+}
+
 ProbabilityImage readProbabilityImage(const fs::path& file, ProgressSink& progress) {
   const std::string where = file.string();
   std::error_code ec;
@@ -223,7 +229,7 @@ ProbabilityImage readProbabilityImage(const fs::path& file, ProgressSink& progre
   ProbabilityImage p;
   if (researchFile(file)) {
     const OpenedPath opened = openPath(file, progress);
-    p = fromVolume(*opened.volume, where);
+    p = volumeSlice(*opened.volume, where);
     p.kind = file.extension() == ".nrrd" || file.extension() == ".nhdr" ? "NRRD"
              : file.extension() == ".mha" || file.extension() == ".mhd" ? "MetaImage"
                                                                         : "NIfTI";

@@ -17,6 +17,7 @@
 
 #include "core/jobs/ProgressSink.h"
 #include "core/mammo/MammoFindings.h"
+#include "core/model/Volume.h"
 
 namespace delineate::core::mammo {
 
@@ -32,6 +33,10 @@ struct ProbabilityImage {
 // binary segmentation, several frames or slices, a DICOM object of another kind), Error(Io) when
 // it cannot be read.
 ProbabilityImage readProbabilityImage(const std::filesystem::path& file, ProgressSink& progress);
+
+// One slice of a volume as a probability map (as for a research file above; an AI server's
+// answer image). Throws Error(InvalidInput) naming `where` for more than one slice.
+ProbabilityImage probabilityFromVolume(const Volume& volume, const std::string& where);
 
 // The heatmap of `map` over an image of `columns` x `rows` pixels: a map on the image's grid is
 // averaged down to at most 1024 pixels on its long side (an integer step, kept small in memory);

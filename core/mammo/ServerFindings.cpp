@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/Error.h"
+#include "core/mammo/ProbabilityImage.h"
 
 namespace delineate::core::mammo {
 
@@ -46,6 +47,33 @@ VolumePtr brightIsDense(const VolumePtr& image) {
   return std::make_shared<const Volume>(image->geometry(), std::move(voxels), std::move(info));
 }
 
+// Whether a result's params hold marks or an image probability (else only its image speaks).
+bool hasFindings(const json& params) {
+  if (!params.is_object()) {
+    return false;
+  }
+  for (const char* key : {"boxes", "box", "probability", "score", "risk"}) {
+    if (params.contains(key)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// A segmentation model's labels as a map of 1 where any segment is and 0 elsewhere.
+ProbabilityImage labelsAsProbability(const LabelMap& labels) {
+  const ImageGeometry& g = labels.geometry();
+  ProbabilityImage p;
+  p.columns = g.size[0];
+  p.rows = g.size[1];
+  p.values.resize(p.columns * p.rows);
+  const std::uint16_t* v = labels.data();
+  for (std::size_t i = 0; i < p.values.size(); ++i) {
+    p.values[i] = v[i] != 0 ? 1.0f : 0.0f;
+  }
+  return p;
+}
+
 }  // namespace
 
 StudyFindings findingsFromServer(ai::AiBackend& backend, const std::string& model,
@@ -66,6 +94,7 @@ StudyFindings findingsFromServer(ai::AiBackend& backend, const std::string& mode
     ai::InferRequest request;
     request.model = model;
     request.image = brightIsDense(input.image);
+    request.acceptProbability = true;
     request.options = json::object();
     if (input.view.laterality != Laterality::Unknown) {
       request.options["laterality"] = toString(input.view.laterality);
@@ -86,8 +115,20 @@ StudyFindings findingsFromServer(ai::AiBackend& backend, const std::string& mode
       throw Error(e.kind(), server, name + ": " + (aboutServer ? e.detail() : e.what()));
     }
     StudyFindings one;
+    const bool hasImage = result.probability || result.labels;
     try {
-      one = findingsFromInferResult(result.params, input.view.id);
+      if (hasImage && !hasFindings(result.params)) {
+        one.images.push_back({input.view.id, {}, std::nullopt});  // the image is the answer
+      } else {
+        one = findingsFromInferResult(result.params, input.view.id);
+      }
+      if (hasImage) {
+        const ImageGeometry& g = input.image->geometry();
+        one.images.front().heatmap =
+            heatmapOnImage(result.probability ? probabilityFromVolume(*result.probability, server)
+                                              : labelsAsProbability(*result.labels),
+                           g.size[0], g.size[1], server + ": " + name);
+      }
     } catch (const Error& e) {
       throw Error(
           ErrorKind::InvalidInput, server,

@@ -17,7 +17,10 @@
 // answer gave a probability p_i ("probability" / "score" / "risk"), i.e. the chance that at least
 // one image shows something if the p_i were independent probabilities, and absent when no answer
 // gave one. Unlike the built-in detector (which takes the highest score per breast), a lesion
-// seen in both views of a breast counts twice. Heatmaps are not part of a MONAI Label answer.
+// seen in both views of a breast counts twice. A model answering an image (a segmentation model)
+// gives the image's heatmap from it: a probability map (floating-point values in 0..1, the
+// request sets InferRequest::acceptProbability) as it is, labels as 1 where any label is; its
+// params may then hold no findings at all (no marks).
 #include <string>
 #include <vector>
 

@@ -275,8 +275,18 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
       }
     }
     const auto decodeStart = Clock::now();
-    result.labels =
-        labelsFrom(answer.image, answer.imageFilename.value_or(""), request, names, progress);
+    if (request.acceptProbability) {
+      const ai::ResultLabelNames labels{names,
+                                        request.label.empty() ? request.model : request.label};
+      ai::ResultImage image = ai::resultImageFromBytes(
+          answer.image, answer.imageFilename.value_or(""), request.image->geometry(), request.model,
+          labels, config_.url, progress);
+      result.labels = std::move(image.labels);
+      result.probability = std::move(image.probability);
+    } else {
+      result.labels =
+          labelsFrom(answer.image, answer.imageFilename.value_or(""), request, names, progress);
+    }
     result.timings.decodeSeconds = since(decodeStart);
     result.timings.totalSeconds = since(start);
     return result;

@@ -14,11 +14,13 @@
 #include <map>
 
 #include "MammoWindowFixture.h"
+#include "app/gui/DicomNodeSettings.h"
 #include "app/gui/MammoFindingsController.h"
 #include "core/io/DicomHeader.h"
 #include "core/io/NiftiWriter.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/report/MammoCadSr.h"
+#include "net/OrthancServer.h"
 
 namespace delineate::test {
 
@@ -274,6 +276,42 @@ TEST_F(MammoCadSrGuiTest, AProbabilityImageBecomesTheHeatmapOfItsImage) {
   ASSERT_TRUE(lcc.heatmap.has_value());
   EXPECT_DOUBLE_EQ(lcc.heatmap->step, 4.0);
   EXPECT_TRUE(findings->findings()->images[0].heatmap.has_value());  // R CC's stays
+}
+
+// Mammography > Send CAD report to PACS…: the findings shown reach a real PACS (Orthanc on
+// 127.0.0.1, DIMSE) as a Mammography CAD SR of the study.
+TEST_F(MammoCadSrGuiTest, TheFindingsReachThePacsAsACadReport) {
+  if (!OrthancServer::installed()) {
+    GTEST_SKIP() << "Orthanc is not installed (scripts/install-deps.sh)";
+  }
+  ForgetPacsNodes forget;
+  OrthancServer pacs(dir_ / "pacs");
+  ASSERT_TRUE(pacs.running());
+  app::DicomNodeSettings settings;
+  settings.nodes = {pacs.node()};
+  settings.save();
+
+  const fs::path study = dir_ / "study";
+  writeTestStudy(study, "current", "20260502");
+  ASSERT_TRUE(open({QString::fromStdString(study.string())}));
+  app::MammoFindingsController* findings = mammo()->findings();
+  findings->sendCadReport();  // nothing to send yet: said, nothing sent
+  EXPECT_EQ(pacs.get("/instances").size(), 0u);
+  window_->action(QStringLiteral("mammo.findings.detect"))->trigger();
+  ASSERT_TRUE(waitUntil([&] { return findings->findings().has_value(); }, 60000));
+  ASSERT_TRUE(waitUntil([this] { return mammo()->settled(); }));
+
+  QString sentTo;
+  QObject::connect(findings, &app::MammoFindingsController::cadReportSent,
+                   [&](const QString& node) { sentTo = node; });
+  window_->action(QStringLiteral("mammo.findings.sendCad"))->trigger();
+  ASSERT_TRUE(waitUntil([&] { return !sentTo.isEmpty(); }, 30000));
+  const nlohmann::json instances = pacs.get("/instances");
+  ASSERT_EQ(instances.size(), 1u);
+  const nlohmann::json tags =
+      pacs.get("/instances/" + instances[0].get<std::string>() + "/simplified-tags");
+  EXPECT_EQ(tags.value("SOPClassUID", ""), core::report::kMammographyCadSrClass);
+  EXPECT_EQ(tags.value("StudyInstanceUID", ""), mammo()->hanging().currentStudy);
 }
 
 }  // namespace delineate::test

@@ -4,8 +4,11 @@
 // written as DICOM MG. The mass of the left breast is marked where the ground truth has it, the
 // answer says it is a demonstration, and a server answering nonsense for the model gives an
 // error that names the server and the image file. Segmentation models still need a label image.
+// `mammo_demo_heatmap` answers its probability map as an image, which becomes each view's
+// heatmap, hot where the mass is.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -308,4 +311,46 @@ TEST(MammoServer, ADetectionAnswerWithoutLabelImageSucceedsASegmentationOneStill
       EXPECT_NE(std::string(e.what()).find("holds no label image"), std::string::npos) << e.what();
     }
   }
+}
+
+// The probability map as the answer image: every view gets a heatmap, hottest near the mass; a
+// request that does not accept probabilities reads the answer as labels, as before.
+TEST(MammoServer, AProbabilityImageAnswerBecomesEachViewsHeatmap) {
+  test::TempDir dir;
+  test::LocalServer server(dir / "store");
+  std::vector<test::MammoViewFile> files;
+  std::vector<core::mammo::DetectorImage> inputs;
+  for (const char* view : {"CC", "MLO"}) {
+    files.push_back(test::writeMammoView(dir / "study", "L", view));
+    inputs.push_back(test::readMammoView(files.back().file));
+  }
+  MonaiLabelBackend client(mammoConfigFor(server.url()));
+  core::NullProgress progress;
+  const core::ai::MonaiInfo info = client.info(progress);
+  ASSERT_NE(info.findModel(server::kMammoHeatmapModel), nullptr);
+  EXPECT_EQ(info.findModel(server::kMammoHeatmapModel)->type, "segmentation");
+  const core::mammo::StudyFindings f =
+      core::mammo::findingsFromServer(client, server::kMammoHeatmapModel, inputs, progress);
+  ASSERT_EQ(f.images.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const core::mammo::ImageFindings& image = f.images[i];
+    ASSERT_TRUE(image.heatmap) << "view " << i;
+    const core::mammo::FindingHeatmap& h = *image.heatmap;
+    const auto& g = inputs[i].image->geometry();
+    EXPECT_EQ(h.columns, (g.size[0] + std::size_t(h.step) - 1) / std::size_t(h.step));
+    // The hottest heatmap pixel lies within 15 mm of the mass's centre.
+    const auto hottest = std::max_element(h.values.begin(), h.values.end()) - h.values.begin();
+    const double column = (double(hottest % h.columns) + 0.5) * h.step;
+    const double row = (double(hottest / h.columns) + 0.5) * h.step;
+    const auto truth = test::labelCentroid(files[i].sample, 1);
+    EXPECT_LT(std::hypot(column - truth.first, row - truth.second) * kPixelMm, 15.0) << i;
+    EXPECT_GT(h.values[std::size_t(hottest)], 0.3f);
+    EXPECT_NE(firstOfKind(image, "mass"), nullptr);  // the params' marks come too
+  }
+  core::ai::InferRequest plain;
+  plain.model = server::kMammoHeatmapModel;
+  plain.image = inputs[0].image;
+  const core::ai::InferResult labels = client.infer(plain, progress);
+  EXPECT_EQ(labels.probability, nullptr);  // read as labels (rounded), as any float answer
+  EXPECT_NE(labels.labels, nullptr);
 }
