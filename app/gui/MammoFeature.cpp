@@ -114,6 +114,7 @@ MammoFeature::MammoFeature(QMainWindow* window, CommandRegistry* commands, JobRu
   createCommands();
   stacks_ = new MammoStackCommands(view_, commands_, this);
   findings_ = new MammoFindingsController(this, commands_, jobs_, interactive_);
+  findings_->createListDock(window_);
   reportPanel_ = new MammoReportPanel(this, interactive_);
   reportDock_ = new QDockWidget(tr("Report"), window_);
   reportDock_->setObjectName(QStringLiteral("mammoReportDock"));

@@ -105,8 +105,9 @@ void MammoFindingsController::populateMenu(QMenu* menu) {
   for (const char* id :
        {"mammo.findings.detect", "mammo.findings.server", "mammo.findings.open",
         "mammo.findings.save", "mammo.findings.heatmapFile", "mammo.findings.sendCad",
-        "mammo.findings.clear", "mammo.findings.heatmap", "mammo.findings.marks",
-        "mammo.findings.optionalMarks", "mammo.findings.nextMark", "mammo.findings.previousMark"}) {
+        "mammo.findings.clear", "mammo.findings.list", "mammo.findings.heatmap",
+        "mammo.findings.marks", "mammo.findings.optionalMarks", "mammo.findings.nextMark",
+        "mammo.findings.previousMark"}) {
     menu->addAction(commands_->action(QString::fromLatin1(id)));
   }
 }

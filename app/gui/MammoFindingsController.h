@@ -23,6 +23,8 @@
 #include "core/mammo/MammoFindings.h"
 #include "core/mammo/ProbabilityImage.h"
 
+class QDockWidget;
+class QMainWindow;
 class QMenu;
 
 namespace delineate::viewers {
@@ -35,6 +37,7 @@ class AiController;
 class CommandRegistry;
 class JobRunner;
 class MammoFeature;
+class MammoFindingsPanel;
 
 class MammoFindingsController : public QObject {
   Q_OBJECT
@@ -44,6 +47,12 @@ class MammoFindingsController : public QObject {
                           bool interactive);
 
   void populateMenu(QMenu* menu);
+  // The AI findings list as a dock of `window` (hidden until "mammo.findings.list").
+  QDockWidget* createListDock(QMainWindow* window);
+  MammoFindingsPanel* panel() const { return panel_; }
+  // Shows mark `markIndex` of `imageId` as stepping would, turning optional marks on when it is
+  // one of them.
+  bool showMark(const std::string& imageId, int markIndex);
   // Runs the demonstration detector on the current study's loaded images.
   void detect();
   // The AI panel's controller, whose connected servers "Find with an AI server model" asks.
@@ -102,6 +111,7 @@ class MammoFindingsController : public QObject {
   std::vector<core::mammo::DetectorImage> currentImages() const;
   void rebuildOrder();
   void refresh();
+  void refreshPanel();
   void reportError(const QString& message);
   void placeHeatmap(const QString& file, const core::mammo::ProbabilityImage& map,
                     const QString& imageTitle);
@@ -116,6 +126,8 @@ class MammoFindingsController : public QObject {
   int current_ = -1;
   bool concealed_ = false;
   QString cadSent_;
+  MammoFindingsPanel* panel_ = nullptr;
+  QDockWidget* listDock_ = nullptr;
 };
 
 }  // namespace delineate::app

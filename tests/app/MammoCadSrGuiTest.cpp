@@ -7,6 +7,8 @@
 #include <dcmtk/dcmdata/dcfilefo.h>
 
 #include <QAction>
+#include <QLabel>
+#include <QTableWidget>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +18,7 @@
 #include "MammoWindowFixture.h"
 #include "app/gui/DicomNodeSettings.h"
 #include "app/gui/MammoFindingsController.h"
+#include "app/gui/MammoFindingsPanel.h"
 #include "core/io/DicomHeader.h"
 #include "core/io/NiftiWriter.h"
 #include "core/jobs/ProgressSink.h"
@@ -164,8 +167,28 @@ TEST_F(MammoCadSrGuiTest, ACadReportInTheStudyIsDrawnWithItsRenderingIntents) {
   EXPECT_EQ(pixelsWhere(grab(lcc), calcificationColour, 1 << 20).count, 0);
   EXPECT_EQ(pixelsWhere(grab(rmlo), asymmetryColour, 1 << 20).count, 0);
 
+  // The findings list: the two marks the reader may see (not the one not for presentation), the
+  // optional one said to be hidden; choosing it turns optional marks on and steps to it.
+  window_->action(QStringLiteral("mammo.findings.list"))->trigger();
+  QTableWidget* list = findings->panel()->table();
+  ASSERT_EQ(list->rowCount(), 2);
+  EXPECT_TRUE(findings->panel()->header()->text().contains(QStringLiteral("Vendor CAD 7")));
+  int optionalRow = -1;
+  for (int r = 0; r < 2; ++r) {
+    if (list->item(r, 1)->text() == QStringLiteral("calcification")) {
+      optionalRow = r;
+      EXPECT_EQ(list->item(r, 0)->text(), QStringLiteral("L CC"));
+      EXPECT_EQ(list->item(r, 4)->text(), QStringLiteral("optional, hidden"));
+    }
+  }
+  ASSERT_GE(optionalRow, 0);
+  Q_EMIT list->cellClicked(optionalRow, 0);
+  EXPECT_TRUE(view()->state()->optionalMarksShown());
+  EXPECT_TRUE(window_->action(QStringLiteral("mammo.findings.optionalMarks"))->isChecked());
+  EXPECT_TRUE(view()->findingsText().contains(QStringLiteral(": calcification 0.75")))
+      << view()->findingsText().toStdString();
+  EXPECT_EQ(list->item(optionalRow, 4)->text(), QStringLiteral("optional"));
   // Optional marks on: the calcification cluster appears on its marker; the other stays hidden.
-  window_->action(QStringLiteral("mammo.findings.optionalMarks"))->setChecked(true);
   expectMarkAroundMarker(lcc, calcificationColour);
   EXPECT_EQ(pixelsWhere(grab(rmlo), asymmetryColour, 1 << 20).count, 0);
   EXPECT_TRUE(view()->findingsText().contains(QStringLiteral("2 mark(s)")))

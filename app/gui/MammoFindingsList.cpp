@@ -1,0 +1,72 @@
+// MammoFindingsController: the AI findings list (a dock beside the reading view).
+#include <QAction>
+#include <QDockWidget>
+#include <QMainWindow>
+
+#include "app/gui/CommandRegistry.h"
+#include "app/gui/MammoFeature.h"
+#include "app/gui/MammoFindingsController.h"
+#include "app/gui/MammoFindingsPanel.h"
+#include "viewers/mammo/MammoReadingView.h"
+
+namespace delineate::app {
+
+namespace cm = core::mammo;
+
+QDockWidget* MammoFindingsController::createListDock(QMainWindow* window) {
+  panel_ = new MammoFindingsPanel(window);
+  listDock_ = new QDockWidget(tr("AI findings"), window);
+  listDock_->setObjectName(QStringLiteral("mammoFindingsDock"));
+  listDock_->setWidget(panel_);
+  window->addDockWidget(Qt::RightDockWidgetArea, listDock_);
+  listDock_->hide();
+  connect(commands_->add(QStringLiteral("mammo.findings.list"), tr("AI findings list")),
+          &QAction::triggered, this, [this] {
+            listDock_->show();
+            listDock_->raise();
+          });
+  connect(this, &MammoFindingsController::findingsChanged, this,
+          &MammoFindingsController::refreshPanel);
+  connect(panel_, &MammoFindingsPanel::markActivated, this,
+          [this](const QString& imageId, int mark) { showMark(imageId.toStdString(), mark); });
+  refreshPanel();
+  return listDock_;
+}
+
+void MammoFindingsController::refreshPanel() {
+  if (panel_ == nullptr) {
+    return;
+  }
+  const auto viewName = [this](const std::string& imageId) {
+    for (const cm::MammoView& v : feature_->files().views) {
+      if (cm::namesImage(v, imageId)) {
+        QString name = QStringLiteral("%1 %2").arg(QString::fromLatin1(cm::toString(v.laterality)),
+                                                   QString::fromLatin1(cm::toString(v.view)));
+        if (v.studyUid != feature_->hanging().currentStudy) {
+          name += tr(" (prior)");
+        }
+        return name;
+      }
+    }
+    return QString::fromStdString(imageId);
+  };
+  panel_->show(findings_, viewName, feature_->view()->state()->optionalMarksShown(), concealed_);
+}
+
+bool MammoFindingsController::showMark(const std::string& imageId, int markIndex) {
+  if (!findings_) {
+    return false;
+  }
+  const std::string canonical = canonicalImageId(imageId);
+  for (const cm::ImageFindings& image : findings_->images) {
+    if (image.imageId == canonical && markIndex >= 0 &&
+        static_cast<std::size_t>(markIndex) < image.marks.size() &&
+        image.marks[static_cast<std::size_t>(markIndex)].intent == cm::RenderingIntent::Optional &&
+        !feature_->view()->state()->optionalMarksShown()) {
+      commands_->action(QStringLiteral("mammo.findings.optionalMarks"))->setChecked(true);
+    }
+  }
+  return highlightMark(imageId, markIndex);
+}
+
+}  // namespace delineate::app
