@@ -386,6 +386,7 @@ QString MammoFindingsController::stepMark(int delta) {
   const int n = static_cast<int>(order_.size());
   current_ = current_ < 0 ? (delta > 0 ? 0 : n - 1) : ((current_ + delta) % n + n) % n;
   feature_->view()->state()->setCurrentMark(current_);
+  showCurrentFrame();
   refresh();
   const MarkRef r = order_[static_cast<std::size_t>(current_)];
   const cm::FindingMark& m = findings_->images[r.image].marks[r.mark];
@@ -406,6 +407,7 @@ bool MammoFindingsController::highlightMark(const std::string& imageId, int mark
         r.mark == static_cast<std::size_t>(markIndex)) {
       current_ = static_cast<int>(i);
       feature_->view()->state()->setCurrentMark(current_);
+      showCurrentFrame();
       refresh();
       return true;
     }

@@ -112,6 +112,9 @@ class MammoFindingsController : public QObject {
   void rebuildOrder();
   void refresh();
   void refreshPanel();
+  // A current mark on a frame of a stack: the viewports showing that stack go to the frame (and
+  // the stacks linked to them follow).
+  void showCurrentFrame();
   void reportError(const QString& message);
   void placeHeatmap(const QString& file, const core::mammo::ProbabilityImage& map,
                     const QString& imageTitle);

@@ -8,6 +8,7 @@
 #include "app/gui/MammoFindingsController.h"
 #include "app/gui/MammoFindingsPanel.h"
 #include "viewers/mammo/MammoReadingView.h"
+#include "viewers/mammo/MammoViewport.h"
 
 namespace delineate::app {
 
@@ -67,6 +68,27 @@ bool MammoFindingsController::showMark(const std::string& imageId, int markIndex
     }
   }
   return highlightMark(imageId, markIndex);
+}
+
+void MammoFindingsController::showCurrentFrame() {
+  if (!findings_ || current_ < 0) {
+    return;
+  }
+  const MarkRef r = order_[static_cast<std::size_t>(current_)];
+  const cm::ImageFindings& image = findings_->images[r.image];
+  const cm::FindingMark& m = image.marks[r.mark];
+  if (!m.frame) {
+    return;
+  }
+  viewers::MammoReadingView* view = feature_->view();
+  for (int i = 0; i < view->viewportCount(); ++i) {
+    viewers::MammoViewport* port = view->viewport(i);
+    if (port->image() && port->frameCount() > 1 &&
+        (port->image()->sopInstanceUid == image.imageId || port->image()->id == image.imageId)) {
+      port->setFrame(*m.frame);
+      view->followStack(port);
+    }
+  }
 }
 
 }  // namespace delineate::app

@@ -108,6 +108,13 @@ struct Reader {
     } else {
       m.scored = false;
     }
+    if (const json* f = member(j, p, "frame", false)) {
+      if (!f->is_number_integer() || f->get<std::int64_t>() < 0 ||
+          f->get<std::int64_t>() > 100000) {
+        fail(p + "/frame", "\"frame\" must be a frame number from 0");
+      }
+      m.frame = static_cast<int>(f->get<std::int64_t>());
+    }
     if (const json* s = member(j, p, "probabilityOfCancer", false)) {
       m.probability = score(*s, p + "/probabilityOfCancer", "the probability of cancer");
     }
@@ -357,6 +364,9 @@ json toJson(const StudyFindings& findings) {
       }
       if (m.probability) {
         mark["probabilityOfCancer"] = *m.probability;
+      }
+      if (m.frame) {
+        mark["frame"] = *m.frame;
       }
       if (m.intent != RenderingIntent::Required) {
         mark["intent"] = keyOf(m.intent);

@@ -24,7 +24,8 @@
 // "base64-float32le"); a reader also accepts a plain list of numbers ("encoding" absent or
 // "array"). "format" and "version", "riskScore", "marks", "heatmap" and "box" may be left out
 // (a missing box is the centre point). A mark's "score" may be left out (not scored) and
-// "probabilityOfCancer" (0..1) given. Marks are kept in file order.
+// "probabilityOfCancer" (0..1) given; "frame" (0-based) places a mark on one frame of a
+// tomosynthesis stack. Marks are kept in file order.
 #include <array>
 #include <cstddef>
 #include <filesystem>
@@ -49,6 +50,7 @@ struct FindingMark {                      // a CAD mark
   std::optional<double> probability{};    // probability of cancer 0..1, when the AI gave one
   RenderingIntent intent = RenderingIntent::Required;
   std::vector<std::array<double, 2>> outline{};  // (column, row) polygon, when the CAD gave one
+  std::optional<int> frame{};  // 0-based frame of a tomosynthesis stack the mark is on
 };
 
 // True when a mark with `intent` is drawn: required marks always, optional ones when asked.

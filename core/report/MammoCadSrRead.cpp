@@ -175,7 +175,7 @@ class CadReader {
       } else if (same(c.name, kSelectedRegionDescription()) && !c.text.empty() && !context.kind) {
         m.kind = c.text;
       } else if (c.type == DSRTypes::VT_SCoord) {
-        const std::string on = imageOf(c);
+        const std::string on = imageOf(c, same(c.name, kCenter()) ? &m.frame : nullptr);
         if (!on.empty()) {
           image = image.empty() ? on : image;
         }
@@ -217,14 +217,18 @@ class CadReader {
   }
 
   // The SOP Instance UID of the image a SCOORD is selected from (by reference into the library,
-  // or by value).
-  std::string imageOf(const Node& scoord) const {
+  // or by value), and the frame (0-based) when it names one.
+  std::string imageOf(const Node& scoord, std::optional<int>* frame = nullptr) const {
     for (const Node& c : scoord.children) {
       if (c.relation != DSRTypes::RT_selectedFrom) {
         continue;
       }
       const Node& target = resolve(c);
       if (target.type == DSRTypes::VT_Image) {
+        const DSRImageFrameList& frames = target.image.getFrameList();
+        if (frame != nullptr && frames.getNumberOfItems() > 0 && frames.getItem(1) > 0) {
+          *frame = static_cast<int>(frames.getItem(1)) - 1;
+        }
         return target.image.getSOPInstanceUID().c_str();
       }
     }

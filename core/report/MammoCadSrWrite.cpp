@@ -175,16 +175,28 @@ std::pair<float, float> dicomPoint(double column, double row) {
   return {static_cast<float>(column + 0.5), static_cast<float>(row + 0.5)};
 }
 
+// The image a mark's coordinates are selected from: its Image Library entry by reference, or,
+// for a mark on one frame of a stack, the image with that frame by value.
+struct Place {
+  const LibraryView* view = nullptr;
+  std::optional<int> frame;
+};
+
 Item geometry(const DSRCodedEntryValue& name, DSRTypes::E_GraphicType type,
-              std::vector<std::pair<float, float>> points, const std::string& image) {
+              std::vector<std::pair<float, float>> points, const Place& place) {
   Item s = scoordItem(kProperties, name, type, std::move(points));
-  s.add(reference(DSRTypes::RT_selectedFrom, image));
+  if (place.frame) {
+    s.add(imageItem(DSRTypes::RT_selectedFrom, DSRCodedEntryValue(), place.view->header.sopClassUid,
+                    place.view->header.sopInstanceUid, {}, *place.frame + 1));
+  } else {
+    s.add(reference(DSRTypes::RT_selectedFrom, keyOf(*place.view)));
+  }
   return s;
 }
 
 // The mark's outline: its polygon (closed), else its box as an axis-aligned ellipse (major
 // axis first), else none (a point).
-std::optional<Item> outlineItem(const mammo::FindingMark& m, const std::string& image) {
+std::optional<Item> outlineItem(const mammo::FindingMark& m, const Place& image) {
   if (m.outline.size() >= 3) {
     std::vector<std::pair<float, float>> points;
     for (const auto& p : m.outline) {
@@ -206,8 +218,8 @@ std::optional<Item> outlineItem(const mammo::FindingMark& m, const std::string& 
   return geometry(kOutline(), DSRTypes::GT_Ellipse, std::move(horizontal), image);
 }
 
-Item impressionItem(const mammo::FindingMark& m, const std::string& image,
-                    const std::string& algorithm, const std::string& version) {
+Item impressionItem(const mammo::FindingMark& m, const Place& image, const std::string& algorithm,
+                    const std::string& version) {
   Item impression = container(kInferred, kIndividualImpression());
   impression.add(coded(kConceptMod, kRenderingIntent(), codeOf(m.intent)));
   const auto kindCode = findingCodeOf(m.kind);
@@ -314,7 +326,9 @@ void writeMammographyCadSr(const mammo::StudyFindings& findings,
                       " is not among the study's views given, so its marks cannot be placed");
     }
     for (const mammo::FindingMark& m : image.marks) {
-      summary.add(impressionItem(m, keyOf(*view), findings.source, options.algorithmVersion));
+      // A frame only for a multi-frame image (DICOM forbids one for a single frame).
+      const std::optional<int> frame = view->header.frames > 1 ? m.frame : std::nullopt;
+      summary.add(impressionItem(m, {view, frame}, findings.source, options.algorithmVersion));
     }
   }
   root.add(detectionsItem(kinds, views, findings.source, options.algorithmVersion));

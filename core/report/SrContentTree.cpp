@@ -76,7 +76,8 @@ Item scoordItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
 }
 
 Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string sopClass,
-               std::string sopInstance, std::optional<std::uint16_t> segment) {
+               std::string sopInstance, std::optional<std::uint16_t> segment,
+               std::optional<std::int32_t> frame) {
   Item i;
   i.relation = relation;
   i.type = DSRTypes::VT_Image;
@@ -85,6 +86,9 @@ Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, s
     DSRImageReferenceValue ref(sopClass.c_str(), sopInstance.c_str(), OFFalse);
     if (segment) {
       ref.getSegmentList().addItem(*segment);
+    }
+    if (frame) {
+      ref.getFrameList().addItem(*frame);
     }
     return item.setImageReference(ref, OFFalse);
   };

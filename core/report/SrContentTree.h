@@ -50,9 +50,10 @@ Item reference(DSRTypes::E_RelationshipType relation, std::string target);
 Item scoordItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name,
                 DSRTypes::E_GraphicType graphic, std::vector<std::pair<float, float>> points);
 // An IMAGE reference; `name` may be empty (an image library entry). `segment` adds a Referenced
-// Segment Number.
+// Segment Number, `frame` a Referenced Frame Number (1-based).
 Item imageItem(DSRTypes::E_RelationshipType relation, DSRCodedEntryValue name, std::string sopClass,
-               std::string sopInstance, std::optional<std::uint16_t> segment = {});
+               std::string sopInstance, std::optional<std::uint16_t> segment = {},
+               std::optional<std::int32_t> frame = {});
 // A CONTAINS NUM written both as DS text and as the exact double (Floating Point Value), with an
 // optional (121401, DCM, "Derivation") modifier.
 Item numItem(DSRCodedEntryValue name, double value, DSRCodedEntryValue unit,

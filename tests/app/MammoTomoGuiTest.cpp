@@ -8,7 +8,11 @@
 #include <filesystem>
 
 #include "MammoWindowFixture.h"
+#include "RunCommand.h"
+#include "app/gui/MammoFindingsController.h"
 #include "app/gui/MammoStackCommands.h"
+#include "core/io/DicomHeader.h"
+#include "core/report/MammoCadSr.h"
 
 namespace delineate::test {
 
@@ -139,6 +143,65 @@ TEST_F(MammoTomoGuiTest, SlabsShowTheAverageAndTheMaximumOfTheirFrames) {
   window_->action(QStringLiteral("mammo.slab.off"))->trigger();
   EXPECT_EQ(port(rcc)->slabShown(), std::make_pair(4, 4));
   EXPECT_NEAR(rowsWithGrey(rcc, marker), single, 2);
+}
+
+// A CAD mark on one frame of a stack (from a CAD SR in the study) is drawn only while that frame
+// is shown; stepping to it (N) takes the stack there.
+TEST_F(MammoTomoGuiTest, ACadMarkOnAFrameIsShownOnThatFrameAndSteppedTo) {
+  std::vector<fs::path> files;
+  for (const char* l : {"R", "L"}) {
+    for (const char* v : {"CC", "MLO"}) {
+      TestMammo m;
+      m.laterality = l;
+      m.view = v;
+      files.push_back(writeTestTomo(dir_ / "tomo", m, 9));
+    }
+  }
+  core::mammo::FindingMark mark;
+  mark.kind = "mass";
+  mark.frame = 6;
+  const double column0 = kMammoColumns - kMarkerDepth - 20;  // R: the chest wall on the right
+  const double row0 = tomoMarkerRow(6);
+  mark.column = column0 + 9.5, mark.row = row0 + 9.5;
+  mark.x0 = column0 - 4, mark.y0 = row0 - 4, mark.x1 = column0 + 23, mark.y1 = row0 + 23;
+  mark.score = 0.8;
+  core::mammo::StudyFindings cad;
+  cad.source = "Tomo CAD";
+  cad.images.push_back({core::readDicomHeader(files[0].string()).sopInstanceUid, {mark}, {}});
+  const fs::path cadFile = dir_ / "tomo" / "cad.dcm";
+  core::report::writeMammographyCadSr(cad, files, cadFile);
+  if (fs::exists("/usr/bin/dciodvfy")) {  // the frame is referenced as DICOM allows
+    std::string out;
+    runCommand("/usr/bin/dciodvfy '" + cadFile.string() + "' 2>&1", &out);
+    EXPECT_EQ(out.find("\nError"), std::string::npos) << out;
+  }
+  ASSERT_TRUE(open({QString::fromStdString((dir_ / "tomo").string())}));
+  ASSERT_TRUE(waitUntil([this] { return mammo()->findings()->findings().has_value(); }));
+  ASSERT_EQ(mammo()->findings()->findings()->images[0].marks[0].frame, std::optional<int>(6));
+  const int rcc = portShowing(QStringLiteral("R CC"));
+  ASSERT_GE(rcc, 0);
+  auto massPixels = [&] {
+    const QImage g = grab(rcc);
+    int n = 0;
+    for (int y = 0; y < g.height(); ++y) {
+      for (int x = 0; x < g.width(); ++x) {
+        const QRgb p = g.pixel(x, y);
+        n += qRed(p) > qGreen(p) + 60 && qRed(p) > qBlue(p) + 60 ? 1 : 0;
+      }
+    }
+    return n;
+  };
+  ASSERT_EQ(port(rcc)->frame(), 4);
+  EXPECT_EQ(massPixels(), 0);
+  mammo()->findings()->stepMark(1);
+  EXPECT_EQ(port(rcc)->frame(), 6);
+  EXPECT_EQ(port(portShowing(QStringLiteral("R MLO")))->frame(), 6);  // linked
+  EXPECT_GT(massPixels(), 30);
+  // A slab that takes frame 6 shows it too; one that does not, hides it.
+  view()->state()->setSlab(core::mammo::SlabMode::Maximum, 3.0);
+  EXPECT_GT(massPixels(), 30);
+  port(rcc)->setFrame(2);
+  EXPECT_EQ(massPixels(), 0);
 }
 
 }  // namespace delineate::test

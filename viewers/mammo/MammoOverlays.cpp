@@ -49,13 +49,14 @@ void drawHeatmap(QPainter& p, const QTransform& toWidget, const core::mammo::Fin
 
 void drawMarks(QPainter& p, const QTransform& toWidget,
                const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area,
-               bool showOptional) {
+               bool showOptional, std::optional<std::pair<int, int>> frames) {
   p.save();
   p.setRenderHint(QPainter::Antialiasing, true);
   std::vector<QRectF> placed;
   for (std::size_t i = 0; i < marks.size(); ++i) {
     const auto& m = marks[i];
-    if (!core::mammo::presented(m.intent, showOptional)) {
+    if (!core::mammo::presented(m.intent, showOptional) ||
+        (frames && m.frame && (*m.frame < frames->first || *m.frame > frames->second))) {
       continue;
     }
     const QRectF box =

@@ -4,6 +4,8 @@
 // already set up for the widget; the image-to-widget mapping is the viewport's ViewTransform.
 #include <QImage>
 #include <QPainter>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/mammo/MammoFindings.h"
@@ -22,10 +24,11 @@ QImage heatmapImage(const core::mammo::FindingHeatmap& heatmap, double threshold
 void drawHeatmap(QPainter& p, const QTransform& toWidget, const core::mammo::FindingHeatmap& h,
                  const QImage& image);
 // `current`: index of the mark stepped to in this image's marks, -1 none. Marks whose rendering
-// intent is "not for presentation" are never drawn, "optional" ones only with `showOptional`.
+// intent is "not for presentation" are never drawn, "optional" ones only with `showOptional`; on
+// a stack (`frames`: the first and last frame shown), a mark on a frame only when it is shown.
 void drawMarks(QPainter& p, const QTransform& toWidget,
                const std::vector<core::mammo::FindingMark>& marks, int current, const QRect& area,
-               bool showOptional);
+               bool showOptional, std::optional<std::pair<int, int>> frames = std::nullopt);
 void drawMeasurements(QPainter& p, const QTransform& toWidget,
                       const std::vector<core::mammo::ReadingMeasurement>& measurements,
                       const MammoImage& image);

@@ -254,7 +254,8 @@ void MammoViewport::paintEvent(QPaintEvent*) {
       drawHeatmap(p, toWidget, *findings_->heatmap, heatmap_);
     }
     if (state_->marksShown()) {
-      drawMarks(p, toWidget, findings_->marks, currentMark_, rect(), state_->optionalMarksShown());
+      drawMarks(p, toWidget, findings_->marks, currentMark_, rect(), state_->optionalMarksShown(),
+                stack_ ? std::optional(slabShown_) : std::nullopt);
     }
   }
   drawMeasurements(p, toWidget, measures_, *image_);
