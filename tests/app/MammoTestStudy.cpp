@@ -90,7 +90,10 @@ std::filesystem::path writeTestTomo(const std::filesystem::path& folder, const T
   const bool storedLeft = (m.laterality == "L") != m.swapped;
   DcmFileFormat ff;
   DcmDataset* ds = ff.getDataset();
-  const std::string study = "1.2.826.0.1.3680043.10.1234.77";
+  // The current study keeps the UIDs it always had; another study key gets its own.
+  const std::string study =
+      std::string("1.2.826.0.1.3680043.10.1234.77") +
+      (m.studyKey == "current" ? "" : ".8" + std::to_string(m.studyKey.size()));
   const std::string series =
       study + (m.laterality == "R" ? ".1" : ".2") + (m.view == "CC" ? "1" : "2");
   ds->putAndInsertString(DCM_SOPClassUID, UID_BreastTomosynthesisImageStorage);

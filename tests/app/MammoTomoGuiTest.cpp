@@ -6,6 +6,7 @@
 #include <QWheelEvent>
 #include <cmath>
 #include <filesystem>
+#include <tuple>
 
 #include "MammoWindowFixture.h"
 #include "RunCommand.h"
@@ -143,6 +144,42 @@ TEST_F(MammoTomoGuiTest, SlabsShowTheAverageAndTheMaximumOfTheirFrames) {
   window_->action(QStringLiteral("mammo.slab.off"))->trigger();
   EXPECT_EQ(port(rcc)->slabShown(), std::make_pair(4, 4));
   EXPECT_NEAR(rowsWithGrey(rcc, marker), single, 2);
+}
+
+// Current over prior (8-up): scrolling the current R CC stack scrolls the prior's R CC stack to
+// the same relative depth (the prior has 5 frames, the current 9).
+TEST_F(MammoTomoGuiTest, ThePriorsStackFollowsAtTheSameDepth) {
+  for (const auto& [key, date, frames] :
+       {std::tuple{"current", "20260502", 9}, std::tuple{"prior", "20240502", 5}}) {
+    for (const char* v : {"CC", "MLO"}) {
+      TestMammo m;
+      m.laterality = "R";
+      m.view = v;
+      m.studyKey = key;
+      m.studyDate = date;
+      writeTestTomo(dir_ / "tomo" / key, m, frames);
+    }
+  }
+  ASSERT_TRUE(
+      open({QString::fromStdString((dir_ / "tomo").string())}, QStringLiteral("mammo-8up")));
+  int current = -1, prior = -1;
+  for (int i = 0; i < view()->viewportCount(); ++i) {
+    if (port(i)->image() && port(i)->image()->title == QStringLiteral("R CC")) {
+      (port(i)->image()->subtitle.contains(QStringLiteral("prior")) ? prior : current) = i;
+    }
+  }
+  ASSERT_GE(current, 0);
+  ASSERT_GE(prior, 0);
+  EXPECT_EQ(port(prior)->frameCount(), 5);
+  wheel(current, 1);
+  wheel(current, 1);
+  wheel(current, 1);
+  wheel(current, 1);  // 8 of 0..8: the deepest
+  EXPECT_EQ(port(current)->frame(), 8);
+  EXPECT_EQ(port(prior)->frame(), 4);
+  wheel(current, -4);
+  EXPECT_EQ(port(current)->frame(), 7);  // one step per wheel event
+  EXPECT_EQ(port(prior)->frame(), 4);    // 7/8 of 0..4 rounds to 4
 }
 
 // A CAD mark on one frame of a stack (from a CAD SR in the study) is drawn only while that frame
