@@ -24,25 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class MammoCadSr : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    folder_ = new TempDir();
-    views_ = new std::vector<MammoViewFile>(writeMammoStudy(folder_->path() / "study"));
-  }
-  static void TearDownTestSuite() {
-    delete views_;
-    delete folder_;
-  }
-  static const std::vector<MammoViewFile>& views() { return *views_; }
-  static fs::path dir() { return folder_->path(); }
-
-  static TempDir* folder_;
-  static std::vector<MammoViewFile>* views_;
-};
-
-TempDir* MammoCadSr::folder_ = nullptr;
-std::vector<MammoViewFile>* MammoCadSr::views_ = nullptr;
+class MammoCadSr : public MammoStudySuite {};
 
 FindingMark mark(std::string kind, double column, double row, double score) {
   FindingMark m;

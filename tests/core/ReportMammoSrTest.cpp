@@ -26,25 +26,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-class ReportMammoSr : public ::testing::Test {
+class ReportMammoSr : public MammoStudySuite {
  protected:
-  static void SetUpTestSuite() {
-    folder_ = new TempDir();
-    views_ = new std::vector<MammoViewFile>(writeMammoStudy(folder_->path() / "study"));
-  }
-  static void TearDownTestSuite() {
-    delete views_;
-    delete folder_;
-  }
-  static const std::vector<MammoViewFile>& views() { return *views_; }
   static MammoSrSource source() { return {pathsOf(views())}; }
-
-  static TempDir* folder_;
-  static std::vector<MammoViewFile>* views_;
 };
-
-TempDir* ReportMammoSr::folder_ = nullptr;
-std::vector<MammoViewFile>* ReportMammoSr::views_ = nullptr;
 
 // Every content item of the document: concept name code value -> value (code value for CODE,
 // the text for TEXT, the number's DS for NUM), in document order.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "DicomTestSupport.h"
+#include "TempDir.h"
 #include "core/io/DicomHeader.h"
 #include "core/report/MammographyDraft.h"
 #include "core/report/MammographyReport.h"
@@ -106,6 +107,27 @@ inline std::vector<std::filesystem::path> pathsOf(const std::vector<MammoViewFil
   }
   return paths;
 }
+
+// A suite whose tests share one four-view study (writeMammoStudy), written once per suite into a
+// folder of its own (dir() / "study"), removed after the suite.
+class MammoStudySuite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    folder_ = new TempDir();
+    views_ = new std::vector<MammoViewFile>(writeMammoStudy(folder_->path() / "study"));
+  }
+  static void TearDownTestSuite() {
+    delete views_;
+    delete folder_;
+    views_ = nullptr;
+    folder_ = nullptr;
+  }
+  static const std::vector<MammoViewFile>& views() { return *views_; }
+  static std::filesystem::path dir() { return folder_->path(); }
+
+  inline static TempDir* folder_ = nullptr;
+  inline static std::vector<MammoViewFile>* views_ = nullptr;
+};
 
 inline core::report::ReportSubject mammoSubject() {
   return {"Doe^Jane", "P123", "19650412", kMammoStudyUid, "ACC7"};

@@ -39,6 +39,18 @@ plugins::MonaiServerConfig mammoConfigFor(const std::string& url, bool sessions 
   return c;
 }
 
+// The sample's left CC and MLO written as DICOM MG, and read back as the detector's inputs.
+struct LeftViews {
+  explicit LeftViews(const std::filesystem::path& folder) {
+    for (const char* view : {"CC", "MLO"}) {
+      files.push_back(test::writeMammoView(folder, "L", view));
+      inputs.push_back(test::readMammoView(files.back().file));
+    }
+  }
+  std::vector<test::MammoViewFile> files;
+  std::vector<core::mammo::DetectorImage> inputs;
+};
+
 const core::mammo::FindingMark* firstOfKind(const core::mammo::ImageFindings& image,
                                             const std::string& kind) {
   for (const core::mammo::FindingMark& m : image.marks) {
@@ -128,12 +140,11 @@ TEST(MammoServer, InfoListsTheDemonstrationDetector) {
 TEST(MammoServer, FindingsFromTheServerMarkTheMassOfTheLeftViews) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
-  std::vector<test::MammoViewFile> files;
-  std::vector<core::mammo::DetectorImage> inputs;
-  for (const char* view : {"CC", "MLO"}) {
-    files.push_back(test::writeMammoView(dir / "study", "L", view));
-    inputs.push_back(test::readMammoView(files.back().file));
-    EXPECT_EQ(inputs.back().view.laterality, core::mammo::Laterality::Left);
+  const LeftViews left(dir / "study");
+  const std::vector<test::MammoViewFile>& files = left.files;
+  const std::vector<core::mammo::DetectorImage>& inputs = left.inputs;
+  for (const core::mammo::DetectorImage& input : inputs) {
+    EXPECT_EQ(input.view.laterality, core::mammo::Laterality::Left);
   }
   for (const bool sessions : {true, false}) {
     MonaiLabelBackend client(mammoConfigFor(server.url(), sessions));
@@ -318,12 +329,9 @@ TEST(MammoServer, ADetectionAnswerWithoutLabelImageSucceedsASegmentationOneStill
 TEST(MammoServer, AProbabilityImageAnswerBecomesEachViewsHeatmap) {
   test::TempDir dir;
   test::LocalServer server(dir / "store");
-  std::vector<test::MammoViewFile> files;
-  std::vector<core::mammo::DetectorImage> inputs;
-  for (const char* view : {"CC", "MLO"}) {
-    files.push_back(test::writeMammoView(dir / "study", "L", view));
-    inputs.push_back(test::readMammoView(files.back().file));
-  }
+  const LeftViews left(dir / "study");
+  const std::vector<test::MammoViewFile>& files = left.files;
+  const std::vector<core::mammo::DetectorImage>& inputs = left.inputs;
   MonaiLabelBackend client(mammoConfigFor(server.url()));
   core::NullProgress progress;
   const core::ai::MonaiInfo info = client.info(progress);
