@@ -102,10 +102,12 @@ void printSummary(const core::DatasetEvaluation& e) {
               "surface_dice");
   for (const core::LabelSummary& s : e.summary) {
     std::printf("%-24.24s %5zu %-17s %-17s %-17s %-17s", s.name.c_str(), s.cases,
-                cell(s.metrics[0]).c_str(), cell(s.metrics[9]).c_str(), cell(s.metrics[10]).c_str(),
-                cell(s.metrics[11]).c_str());
-    if (s.metrics[9].infinite > 0) {
-      std::printf(" (%zu infinite HD95)", s.metrics[9].infinite);
+                cell(s.metric(core::Metric::Dice)).c_str(),
+                cell(s.metric(core::Metric::Hd95Mm)).c_str(),
+                cell(s.metric(core::Metric::AssdMm)).c_str(),
+                cell(s.metric(core::Metric::SurfaceDice)).c_str());
+    if (s.metric(core::Metric::Hd95Mm).infinite > 0) {
+      std::printf(" (%zu infinite HD95)", s.metric(core::Metric::Hd95Mm).infinite);
     }
     std::printf("\n");
   }

@@ -192,8 +192,8 @@ bool CompareController::compare(const Request& request, QString* error) {
         for (const core::LabelEvaluation& l : r.evaluation.labels) {
           if (l.value != 0 && (label == 0 || l.value == label)) {
             m.shown.push_back(l.value);
-            if (std::isfinite(l.metrics[9])) {
-              r.distanceRangeMm = std::max(r.distanceRangeMm, l.metrics[9]);
+            if (std::isfinite(l.metric(core::Metric::Hd95Mm))) {
+              r.distanceRangeMm = std::max(r.distanceRangeMm, l.metric(core::Metric::Hd95Mm));
             }
           }
         }

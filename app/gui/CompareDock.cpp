@@ -26,16 +26,20 @@ namespace delineate::app {
 
 namespace {
 
-// Table columns: the label, then these metrics (indices into core::kEvaluationMetrics).
-struct Column {
-  const char* title;
-  int metric;
-  int decimals;
-};
-constexpr Column kColumns[] = {
-    {"Dice", 0, 4},         {"Jaccard", 1, 4},       {"Sensitivity", 2, 4},  {"Precision", 3, 4},
-    {"Vol ref (ml)", 4, 2}, {"Vol test (ml)", 5, 2}, {"Vol diff (%)", 7, 1}, {"HD (mm)", 8, 2},
-    {"HD95 (mm)", 9, 2},    {"ASSD (mm)", 10, 2},    {"Surface Dice", 11, 4}};
+// Table columns: the label, then these metrics (their names, units and decimals from
+// core::kMetricDescriptors).
+constexpr core::Metric kColumns[] = {
+    core::Metric::Dice,          core::Metric::Jaccard,     core::Metric::Sensitivity,
+    core::Metric::Precision,     core::Metric::VolumeRefMl, core::Metric::VolumeTestMl,
+    core::Metric::VolumeDiffPct, core::Metric::HausdorffMm, core::Metric::Hd95Mm,
+    core::Metric::AssdMm,        core::Metric::SurfaceDice};
+
+QString columnTitle(core::Metric m) {
+  const core::MetricDescriptor& d = core::descriptor(m);
+  return *d.unit ? QStringLiteral("%1 (%2)").arg(QString::fromLatin1(d.name),
+                                                 QString::fromLatin1(d.unit))
+                 : QString::fromLatin1(d.name);
+}
 
 const char* kClassNames[] = {"Agreement", "Test only (false positive)",
                              "Reference only (false negative)", "Different label"};
@@ -103,8 +107,8 @@ CompareDock::CompareDock(CompareController* controller,
   table_->setObjectName(QStringLiteral("compareTable"));
   table_->setColumnCount(1 + int(std::size(kColumns)));
   QStringList headers{tr("Label")};
-  for (const Column& c : kColumns) {
-    headers << tr(c.title);
+  for (const core::Metric m : kColumns) {
+    headers << columnTitle(m);
   }
   table_->setHorizontalHeaderLabels(headers);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -318,7 +322,7 @@ void CompareDock::showResult() {
     for (std::size_t c = 0; c < std::size(kColumns); ++c) {
       table_->setItem(
           row, int(c) + 1,
-          new NumericTableItem(l.metrics[std::size_t(kColumns[c].metric)], kColumns[c].decimals));
+          new NumericTableItem(l.metric(kColumns[c]), core::descriptor(kColumns[c]).decimals));
     }
     ++row;
   }

@@ -15,16 +15,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const QColor kFailedTint(255, 214, 214);
 
-// The index of a metric in core::kEvaluationMetrics (a compile error when it is not there).
-consteval std::size_t caseMetric(std::string_view name) {
-  for (std::size_t i = 0; i < core::kEvaluationMetrics.size(); ++i) {
-    if (name == core::kEvaluationMetrics[i]) {
-      return i;
-    }
-  }
-  throw "no such metric";
-}
-
 // The metric columns: which metric, shown with how many decimals.
 struct MetricColumn {
   int column;
@@ -32,11 +22,11 @@ struct MetricColumn {
   int decimals;
 };
 constexpr MetricColumn kMetricColumns[] = {
-    {EvaluationCaseModel::kDiceColumn, caseMetric("dice"), 4},
-    {EvaluationCaseModel::kHd95Column, caseMetric("hd95_mm"), 2},
-    {EvaluationCaseModel::kAssdColumn, caseMetric("assd_mm"), 2},
-    {EvaluationCaseModel::kSurfaceDiceColumn, caseMetric("surface_dice"), 4},
-    {EvaluationCaseModel::kVolumeDiffPctColumn, caseMetric("volume_diff_pct"), 1}};
+    {EvaluationCaseModel::kDiceColumn, core::index(core::Metric::Dice), 4},
+    {EvaluationCaseModel::kHd95Column, core::index(core::Metric::Hd95Mm), 2},
+    {EvaluationCaseModel::kAssdColumn, core::index(core::Metric::AssdMm), 2},
+    {EvaluationCaseModel::kSurfaceDiceColumn, core::index(core::Metric::SurfaceDice), 4},
+    {EvaluationCaseModel::kVolumeDiffPctColumn, core::index(core::Metric::VolumeDiffPct), 1}};
 
 QString numberText(double value, int decimals) {
   if (std::isnan(value)) {

@@ -9,20 +9,10 @@ namespace delineate::app {
 
 namespace {
 
-// The index of a metric in core::kEvaluationMetrics (a compile error when it is not there).
-consteval std::size_t summaryMetric(std::string_view name) {
-  for (std::size_t i = 0; i < core::kEvaluationMetrics.size(); ++i) {
-    if (name == core::kEvaluationMetrics[i]) {
-      return i;
-    }
-  }
-  throw "no such metric";
-}
-
-constexpr std::size_t kDice = summaryMetric("dice");
-constexpr std::size_t kHd95 = summaryMetric("hd95_mm");
-constexpr std::size_t kAssd = summaryMetric("assd_mm");
-constexpr std::size_t kSurfaceDice = summaryMetric("surface_dice");
+constexpr std::size_t kDice = core::index(core::Metric::Dice);
+constexpr std::size_t kHd95 = core::index(core::Metric::Hd95Mm);
+constexpr std::size_t kAssd = core::index(core::Metric::AssdMm);
+constexpr std::size_t kSurfaceDice = core::index(core::Metric::SurfaceDice);
 
 QString number(double value, int decimals) {
   if (std::isnan(value)) {

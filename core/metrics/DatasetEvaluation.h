@@ -46,6 +46,7 @@ struct LabelSummary {
   std::size_t cases = 0;        // evaluated cases with this label
   std::size_t emptyInBoth = 0;  // of those, cases where neither map has it (left out below)
   std::array<SummaryStatistics, kEvaluationMetrics.size()> metrics{};
+  const SummaryStatistics& metric(Metric m) const { return metrics[index(m)]; }
 };
 
 struct DatasetEvaluation {

@@ -33,23 +33,20 @@ LabelEvaluation labelEvaluation(const MatchedLabel& matched, const LabelMetrics*
     e.note = "empty in the test";
   }
   const OverlapMeasures& o = m->overlap;
-  e.metrics = {o.dice,
-               o.jaccard,
-               o.sensitivity,
-               o.precision,
-               o.referenceMl,
-               o.testMl,
-               o.volumeDifferenceMl,
-               o.volumeDifferencePercent,
-               kNaN,
-               kNaN,
-               kNaN,
-               kNaN};
+  const auto set = [&e](Metric metric, double value) { e.metrics[index(metric)] = value; };
+  set(Metric::Dice, o.dice);
+  set(Metric::Jaccard, o.jaccard);
+  set(Metric::Sensitivity, o.sensitivity);
+  set(Metric::Precision, o.precision);
+  set(Metric::VolumeRefMl, o.referenceMl);
+  set(Metric::VolumeTestMl, o.testMl);
+  set(Metric::VolumeDiffMl, o.volumeDifferenceMl);
+  set(Metric::VolumeDiffPct, o.volumeDifferencePercent);
   if (m->surface) {
-    e.metrics[8] = m->surface->hausdorffMm;
-    e.metrics[9] = m->surface->hausdorffPercentileMm;
-    e.metrics[10] = m->surface->averageSymmetricMm;
-    e.metrics[11] = m->surface->surfaceDice;
+    set(Metric::HausdorffMm, m->surface->hausdorffMm);
+    set(Metric::Hd95Mm, m->surface->hausdorffPercentileMm);
+    set(Metric::AssdMm, m->surface->averageSymmetricMm);
+    set(Metric::SurfaceDice, m->surface->surfaceDice);
   }
   return e;
 }

@@ -10,15 +10,19 @@
 #include <vector>
 
 #include "core/jobs/ProgressSink.h"
+#include "core/metrics/MetricDescriptors.h"
 #include "core/model/LabelMap.h"
 
 namespace delineate::core {
 
-// The per-label metrics, in the order of the CSV columns.
-inline constexpr std::array<const char*, 12> kEvaluationMetrics{
-    "dice",          "jaccard",        "sensitivity",    "precision",
-    "volume_ref_ml", "volume_test_ml", "volume_diff_ml", "volume_diff_pct",
-    "hd_mm",         "hd95_mm",        "assd_mm",        "surface_dice"};
+// The per-label metrics' ids, in the order of the CSV columns (MetricDescriptors.h).
+inline constexpr std::array<const char*, kMetricDescriptors.size()> kEvaluationMetrics = [] {
+  std::array<const char*, kMetricDescriptors.size()> ids{};
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    ids[i] = kMetricDescriptors[i].id;
+  }
+  return ids;
+}();
 
 struct LabelEvaluation {
   std::string name;
@@ -30,6 +34,7 @@ struct LabelEvaluation {
   std::string note;
   bool inNeither = false;  // empty in both maps: left out of the summary
   std::array<double, kEvaluationMetrics.size()> metrics{};  // NaN where not measured
+  double metric(Metric m) const { return metrics[index(m)]; }
 };
 
 struct PairEvaluationOptions {

@@ -11,11 +11,6 @@ namespace delineate::core {
 
 namespace {
 
-std::size_t metricIndex(std::string_view name) {
-  const auto it = std::find(kEvaluationMetrics.begin(), kEvaluationMetrics.end(), name);
-  return std::size_t(it - kEvaluationMetrics.begin());
-}
-
 ReaderMatrices& matricesFor(ReaderAgreement& a, const std::string& label, std::size_t n) {
   for (ReaderMatrices& m : a.labels) {
     if (m.label == label) {
@@ -72,7 +67,6 @@ ReaderAgreement readerAgreement(const std::vector<const LabelMap*>& readers,
   for (std::size_t i = 0; i < n; ++i) {
     out.readers.push_back(i < names.size() ? names[i] : readers[i]->name());
   }
-  const std::size_t dice = metricIndex("dice"), hd95 = metricIndex("hd95_mm");
   const std::size_t pairs = n * (n - 1) / 2;
   std::size_t done = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -85,8 +79,8 @@ ReaderAgreement readerAgreement(const std::vector<const LabelMap*>& readers,
           continue;
         }
         ReaderMatrices& m = matricesFor(out, l.name, n);
-        m.dice[i][j] = m.dice[j][i] = l.metrics[dice];
-        m.hd95[i][j] = m.hd95[j][i] = l.metrics[hd95];
+        m.dice[i][j] = m.dice[j][i] = l.metric(Metric::Dice);
+        m.hd95[i][j] = m.hd95[j][i] = l.metric(Metric::Hd95Mm);
       }
     }
   }

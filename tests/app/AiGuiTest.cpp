@@ -218,7 +218,8 @@ TEST_F(AiGuiTest, TheAcceptedProposalIsComparedWithTheCorrectedMap) {
   EXPECT_EQ(r->counts.testOnly, proposed - kept);
   EXPECT_EQ(r->counts.referenceOnly, 0u);
   ASSERT_FALSE(r->evaluation.labels.empty());
-  EXPECT_NEAR(r->evaluation.labels[0].metrics[0], 2.0 * kept / double(kept + proposed), 1e-9);
+  EXPECT_NEAR(r->evaluation.labels[0].metric(core::Metric::Dice),
+              2.0 * kept / double(kept + proposed), 1e-9);
 }
 
 TEST_F(AiGuiTest, TheCorrectionRecordBeingWrittenShowsInTheStatusBarAndCancels) {

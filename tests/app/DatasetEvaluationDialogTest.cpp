@@ -292,7 +292,7 @@ TEST_F(DatasetEvaluationDialogTest, SummaryShowsTheCoreStatisticsPerLabel) {
   ASSERT_EQ(m->rowCount(), 1);
   EXPECT_EQ(m->item(0, EvaluationSummaryModel::kLabelColumn)->text(), "liver");
   EXPECT_EQ(m->item(0, EvaluationSummaryModel::kCasesColumn)->text(), "4");
-  const core::SummaryStatistics& dice = e.summary[0].metrics[0];
+  const core::SummaryStatistics& dice = e.summary[0].metric(core::Metric::Dice);
   // (0.9 + 0.25 + 0.125 + 0) / 4 and the middle two's mean, as the core computed them.
   EXPECT_NEAR(dice.mean, 0.31875, 1e-12);
   EXPECT_NEAR(dice.median, 0.1875, 1e-12);
@@ -305,7 +305,7 @@ TEST_F(DatasetEvaluationDialogTest, SummaryShowsTheCoreStatisticsPerLabel) {
   EXPECT_EQ(at(EvaluationSummaryModel::kDiceIqrColumn), dice.iqr());
   EXPECT_EQ(at(EvaluationSummaryModel::kDiceIqrColumn, Qt::UserRole + 1), dice.q1);
   EXPECT_EQ(at(EvaluationSummaryModel::kDiceIqrColumn, Qt::UserRole + 2), dice.q3);
-  const core::SummaryStatistics& hd95 = e.summary[0].metrics[9];
+  const core::SummaryStatistics& hd95 = e.summary[0].metric(core::Metric::Hd95Mm);
   EXPECT_EQ(at(EvaluationSummaryModel::kHd95MeanColumn), hd95.mean);
   EXPECT_EQ(at(EvaluationSummaryModel::kHd95MedianColumn), hd95.median);
   EXPECT_EQ(at(EvaluationSummaryModel::kHd95IqrColumn), hd95.iqr());
@@ -581,7 +581,8 @@ TEST_F(DatasetEvaluationDialogTest, DoubleClickingACaseOpensItInTheCompareView) 
   EXPECT_EQ(r->testName, "case_b test");
   EXPECT_EQ(r->label, 1);
   ASSERT_FALSE(r->evaluation.labels.empty());
-  EXPECT_NEAR(r->evaluation.labels[0].metrics[0], 0.25, 1e-9) << "the dialog's Dice for case_b";
+  EXPECT_NEAR(r->evaluation.labels[0].metric(core::Metric::Dice), 0.25, 1e-9)
+      << "the dialog's Dice for case_b";
   EXPECT_EQ(window.compare()->panel()->labelCombo()->currentText(), "liver");
   EXPECT_GT(r->counts.agree, 0u);
   QApplication::processEvents();
@@ -595,5 +596,5 @@ TEST_F(DatasetEvaluationDialogTest, DoubleClickingACaseOpensItInTheCompareView) 
   r = compare->result();
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->referenceName, "case_a reference");
-  EXPECT_NEAR(r->evaluation.labels[0].metrics[0], 0.9, 1e-9);
+  EXPECT_NEAR(r->evaluation.labels[0].metric(core::Metric::Dice), 0.9, 1e-9);
 }

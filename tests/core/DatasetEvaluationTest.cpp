@@ -206,18 +206,18 @@ TEST(DatasetEvaluation, ReportsEveryCaseAndSummarises) {
   const CaseEvaluation& a = findCase(e, "a");
   EXPECT_EQ(a.status, CaseStatus::Ok);
   EXPECT_TRUE(a.matchedByName);
-  EXPECT_DOUBLE_EQ(findLabel(a, "liver").metrics[0], 0.9);
-  EXPECT_DOUBLE_EQ(findLabel(a, "liver").metrics[8], 1.0);  // HD: one voxel
+  EXPECT_DOUBLE_EQ(findLabel(a, "liver").metric(Metric::Dice), 0.9);
+  EXPECT_DOUBLE_EQ(findLabel(a, "liver").metric(Metric::HausdorffMm), 1.0);  // HD: one voxel
   const LabelEvaluation& emptySpleen = findLabel(a, "spleen");
   EXPECT_EQ(emptySpleen.note, "empty in the test");
-  EXPECT_DOUBLE_EQ(emptySpleen.metrics[0], 0.0);
-  EXPECT_EQ(emptySpleen.metrics[8], kInfinity);
+  EXPECT_DOUBLE_EQ(emptySpleen.metric(Metric::Dice), 0.0);
+  EXPECT_EQ(emptySpleen.metric(Metric::HausdorffMm), kInfinity);
 
   const CaseEvaluation& b = findCase(e, "b");
   EXPECT_EQ(b.status, CaseStatus::Ok);
-  EXPECT_DOUBLE_EQ(findLabel(b, "liver").metrics[0], 1600.0 / 1800.0);
+  EXPECT_DOUBLE_EQ(findLabel(b, "liver").metric(Metric::Dice), 1600.0 / 1800.0);
   EXPECT_EQ(findLabel(b, "liver").testValue, 2);
-  EXPECT_DOUBLE_EQ(findLabel(b, "spleen").metrics[0], 1.0);
+  EXPECT_DOUBLE_EQ(findLabel(b, "spleen").metric(Metric::Dice), 1.0);
   ASSERT_EQ(b.notes.size(), 1u);
   EXPECT_NE(b.notes[0].find("liver 2 -> 1"), std::string::npos) << b.notes[0];
 
@@ -230,7 +230,7 @@ TEST(DatasetEvaluation, ReportsEveryCaseAndSummarises) {
 
   const LabelSummary& liver = findSummary(e, "liver");
   EXPECT_EQ(liver.cases, 2u);
-  const SummaryStatistics& dice = liver.metrics[0];
+  const SummaryStatistics& dice = liver.metric(Metric::Dice);
   const double lo = 1600.0 / 1800.0;
   EXPECT_EQ(dice.n, 2u);
   EXPECT_DOUBLE_EQ(dice.mean, (0.9 + lo) / 2);
@@ -239,11 +239,11 @@ TEST(DatasetEvaluation, ReportsEveryCaseAndSummarises) {
   EXPECT_DOUBLE_EQ(dice.q1, lo + 0.25 * (0.9 - lo));
   EXPECT_DOUBLE_EQ(dice.q3, lo + 0.75 * (0.9 - lo));
   const LabelSummary& spleen = findSummary(e, "spleen");
-  EXPECT_EQ(spleen.metrics[0].n, 2u);
-  EXPECT_DOUBLE_EQ(spleen.metrics[0].mean, 0.5);
-  EXPECT_EQ(spleen.metrics[8].n, 1u);  // HD: the empty test's +inf apart
-  EXPECT_EQ(spleen.metrics[8].infinite, 1u);
-  EXPECT_EQ(spleen.metrics[3].undefined, 1u);  // precision of an empty test: NaN
+  EXPECT_EQ(spleen.metric(Metric::Dice).n, 2u);
+  EXPECT_DOUBLE_EQ(spleen.metric(Metric::Dice).mean, 0.5);
+  EXPECT_EQ(spleen.metric(Metric::HausdorffMm).n, 1u);  // HD: the empty test's +inf apart
+  EXPECT_EQ(spleen.metric(Metric::HausdorffMm).infinite, 1u);
+  EXPECT_EQ(spleen.metric(Metric::Precision).undefined, 1u);  // precision of an empty test: NaN
 }
 
 TEST(DatasetEvaluation, ResamplesOtherGridsWhenAsked) {
@@ -259,10 +259,10 @@ TEST(DatasetEvaluation, ResamplesOtherGridsWhenAsked) {
   ASSERT_EQ(d.status, CaseStatus::Ok);
   EXPECT_TRUE(d.resampled);
   ASSERT_EQ(d.labels.size(), 1u);
-  EXPECT_DOUBLE_EQ(d.labels[0].metrics[0], 1.0);
+  EXPECT_DOUBLE_EQ(d.labels[0].metric(Metric::Dice), 1.0);
   EXPECT_NE(d.notes.at(0).find("size 20x20x21 vs 20x20x20"), std::string::npos);
   ASSERT_EQ(e.summary.size(), 1u);
-  const SummaryStatistics& dice = e.summary[0].metrics[0];
+  const SummaryStatistics& dice = e.summary[0].metric(Metric::Dice);
   const double lo = 1600.0 / 1800.0;  // values: lo, 0.9, 1
   EXPECT_EQ(dice.n, 3u);
   EXPECT_DOUBLE_EQ(dice.mean, (lo + 0.9 + 1.0) / 3);

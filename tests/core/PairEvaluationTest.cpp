@@ -47,8 +47,8 @@ TEST(PairEvaluation, PairsLabelsByNameAndRenumbersTheTest) {
   EXPECT_EQ(liver.referenceValue, 1);
   EXPECT_EQ(liver.testValue, 2);
   EXPECT_EQ(liver.value, 1);
-  EXPECT_DOUBLE_EQ(liver.metrics[0], 1.0);
-  EXPECT_DOUBLE_EQ(find(byName, "spleen").metrics[0], 2.0 * 32 / (64 + 32));
+  EXPECT_DOUBLE_EQ(liver.metric(Metric::Dice), 1.0);
+  EXPECT_DOUBLE_EQ(find(byName, "spleen").metric(Metric::Dice), 2.0 * 32 / (64 + 32));
   ASSERT_TRUE(byName.renumberedTest.has_value());
   EXPECT_EQ(byName.renumberedTest->at(0, 0, 0), 1);
   EXPECT_EQ(byName.renumberedTest->at(8, 8, 0), 2);
@@ -59,7 +59,7 @@ TEST(PairEvaluation, PairsLabelsByNameAndRenumbersTheTest) {
   EXPECT_FALSE(values.matchedByName);
   ASSERT_EQ(values.labels.size(), 2u);
   for (const LabelEvaluation& l : values.labels) {
-    EXPECT_DOUBLE_EQ(l.metrics[0], 0.0) << l.name;  // the boxes swap values: no overlap
+    EXPECT_DOUBLE_EQ(l.metric(Metric::Dice), 0.0) << l.name;  // the boxes swap values: no overlap
   }
 }
 
@@ -72,6 +72,40 @@ TEST(PairEvaluation, ReportsALabelMissingFromTheTest) {
   const PairEvaluation p = evaluatePair(ref, test, {}, progress);
   ASSERT_EQ(p.labels.size(), 1u);
   EXPECT_EQ(p.labels[0].note, "empty in the test");
-  EXPECT_DOUBLE_EQ(p.labels[0].metrics[0], 0.0);
+  EXPECT_DOUBLE_EQ(p.labels[0].metric(Metric::Dice), 0.0);
   EXPECT_FALSE(p.renumberedTest.has_value());
+}
+
+// Every metric lands where its descriptor says, whatever its position: a 4 x 4 x 4 box against the
+// same box 2 voxels along x (1 mm voxels): Dice 0.5, Jaccard 1/3, both 0.064 ml, Hausdorff 2 mm.
+TEST(PairEvaluation, EveryMetricIsReadByItsDescriptor) {
+  const ImageGeometry g = metricsGrid({16, 16, 8}, {1, 1, 1});
+  LabelMap ref("ref", g, {named(1, "box")});
+  LabelMap test("test", g, {named(1, "box")});
+  paintBox(ref, {2, 2, 2}, {6, 6, 6}, 1);
+  paintBox(test, {4, 2, 2}, {8, 6, 6}, 1);
+  NullProgress progress;
+  const PairEvaluation p = evaluatePair(ref, test, {}, progress);
+  ASSERT_EQ(p.labels.size(), 1u);
+  const LabelEvaluation& box = p.labels[0];
+  EXPECT_DOUBLE_EQ(box.metric(Metric::Dice), 0.5);
+  EXPECT_DOUBLE_EQ(box.metric(Metric::Jaccard), 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(box.metric(Metric::Sensitivity), 0.5);
+  EXPECT_DOUBLE_EQ(box.metric(Metric::Precision), 0.5);
+  EXPECT_NEAR(box.metric(Metric::VolumeRefMl), 0.064, 1e-12);
+  EXPECT_NEAR(box.metric(Metric::VolumeTestMl), 0.064, 1e-12);
+  EXPECT_NEAR(box.metric(Metric::VolumeDiffPct), 0.0, 1e-12);
+  EXPECT_DOUBLE_EQ(box.metric(Metric::HausdorffMm), 2.0);
+  EXPECT_LE(box.metric(Metric::Hd95Mm), 2.0);
+  EXPECT_GT(box.metric(Metric::AssdMm), 0.0);
+  // The CSV/JSON ids are the descriptors', in their order, each once.
+  for (std::size_t i = 0; i < kMetricDescriptors.size(); ++i) {
+    EXPECT_STREQ(kEvaluationMetrics[i], kMetricDescriptors[i].id);
+    for (std::size_t j = 0; j < i; ++j) {
+      EXPECT_STRNE(kMetricDescriptors[i].id, kMetricDescriptors[j].id);
+    }
+  }
+  EXPECT_STREQ(descriptor(Metric::Hd95Mm).id, "hd95_mm");
+  EXPECT_FALSE(descriptor(Metric::Hd95Mm).higherIsBetter);
+  EXPECT_TRUE(descriptor(Metric::SurfaceDice).higherIsBetter);
 }
