@@ -9,7 +9,6 @@
 #include "app/gui/DicomNodeSettings.h"
 #include "app/gui/DicomWebSecrets.h"
 #include "app/gui/JobRunner.h"
-#include "app/gui/MammoFeature.h"
 #include "app/gui/MammoFindingsController.h"
 #include "core/Error.h"
 #include "core/report/MammoCadSr.h"
@@ -50,12 +49,7 @@ void MammoFindingsController::sendCadReport(const QString& nodeLabel) {
     return;
   }
   const core::pacs::DicomNode node = settings.nodes[static_cast<std::size_t>(index)];
-  std::vector<std::filesystem::path> views;
-  for (const cm::MammoView& v : feature_->files().views) {
-    if (v.studyUid == feature_->hanging().currentStudy) {
-      views.emplace_back(v.id);
-    }
-  }
+  const std::vector<std::filesystem::path> views = currentStudyFiles();
   const cm::StudyFindings findings = *findings_;
   DicomWebSecrets::fetch(
       node, this, [this, node, views, findings, settings](std::string secret, QString problem) {

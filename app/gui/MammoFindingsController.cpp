@@ -271,15 +271,10 @@ bool MammoFindingsController::saveFile(const QString& file) {
   try {
     if (file.endsWith(QStringLiteral(".dcm"), Qt::CaseInsensitive)) {
       // The CAD SR refers to the current study's views, and joins that study.
-      std::vector<std::filesystem::path> views;
-      for (const cm::MammoView& v : feature_->files().views) {
-        if (v.studyUid == feature_->hanging().currentStudy) {
-          views.emplace_back(v.id);
-        }
-      }
       core::report::CadSrOptions options;
       options.algorithmVersion = QCoreApplication::applicationVersion().toStdString();
-      core::report::writeMammographyCadSr(*findings_, views, file.toStdString(), options);
+      core::report::writeMammographyCadSr(*findings_, currentStudyFiles(), file.toStdString(),
+                                          options);
       return true;
     }
     cm::writeStudyFindings(*findings_, file.toStdString());
@@ -299,6 +294,16 @@ void MammoFindingsController::setFindings(cm::StudyFindings findings) {
   rebuildOrder();
   refresh();
   Q_EMIT findingsReplaced();
+}
+
+std::vector<std::filesystem::path> MammoFindingsController::currentStudyFiles() const {
+  std::vector<std::filesystem::path> files;
+  for (const cm::MammoView& v : feature_->files().views) {
+    if (v.studyUid == feature_->hanging().currentStudy) {
+      files.emplace_back(v.id);
+    }
+  }
+  return files;
 }
 
 std::string MammoFindingsController::canonicalImageId(const std::string& imageId) const {

@@ -15,6 +15,7 @@
 // every algorithm it says failed).
 #include <QObject>
 #include <QString>
+#include <filesystem>
 #include <optional>
 #include <vector>
 
@@ -112,6 +113,8 @@ class MammoFindingsController : public QObject {
   void rebuildOrder();
   void refresh();
   void refreshPanel();
+  // The files of the current study's views (what a CAD SR of the findings refers to).
+  std::vector<std::filesystem::path> currentStudyFiles() const;
   // A current mark on a frame of a stack: the viewports showing that stack go to the frame (and
   // the stacks linked to them follow).
   void showCurrentFrame();

@@ -11,7 +11,7 @@
 #include <limits>
 
 #include "core/Error.h"
-#include "core/io/PathLoader.h"
+#include "core/io/VolumeFileIO.h"
 
 namespace delineate::core::mammo {
 
@@ -21,19 +21,6 @@ namespace {
 
 constexpr const char* kParametricMapClass = "1.2.840.10008.5.1.4.1.1.30";
 constexpr std::size_t kLongestSide = 1024;
-
-bool researchFile(const fs::path& file) {
-  std::string name = file.filename().string();
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* ext : {".nii", ".nii.gz", ".nrrd", ".nhdr", ".mha", ".mhd"}) {
-    const std::string e = ext;
-    if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
 
 std::string stringOf(DcmItem& item, const DcmTagKey& tag) {
   OFString value;
@@ -227,9 +214,8 @@ ProbabilityImage readProbabilityImage(const fs::path& file, ProgressSink& progre
     throw Error(ErrorKind::Io, where, "no such file");
   }
   ProbabilityImage p;
-  if (researchFile(file)) {
-    const OpenedPath opened = openPath(file, progress);
-    p = volumeSlice(*opened.volume, where);
+  if (isVolumeFile(file)) {
+    p = volumeSlice(*readVolumeFile(file, progress), where);
     p.kind = file.extension() == ".nrrd" || file.extension() == ".nhdr" ? "NRRD"
              : file.extension() == ".mha" || file.extension() == ".mhd" ? "MetaImage"
                                                                         : "NIfTI";

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <set>
 
 #include "core/Error.h"
 #include "core/io/DicomCondition.h"
@@ -16,6 +15,7 @@
 #include "core/report/CadSrCodes.h"
 #include "core/report/MammoCadSr.h"
 #include "core/report/SrContentTree.h"
+#include "core/report/SrViewFiles.h"
 
 namespace delineate::core::report {
 
@@ -56,13 +56,11 @@ std::optional<DSRCodedEntryValue> codeItem(DcmItem& item) {
   return code(value, scheme, meaning.empty() ? value : meaning);
 }
 
-LibraryView readView(const fs::path& file) {
+// What the Image Library entry says of a view, from its file's header.
+LibraryView readView(DicomFileHeader header) {
   LibraryView v;
-  v.header = readDicomHeader(file.string());
-  if (v.header.sopClassUid.empty() || v.header.sopInstanceUid.empty()) {
-    throw Error(ErrorKind::InvalidInput, file.string(),
-                "no SOP Class or SOP Instance UID, so a CAD report cannot refer to it");
-  }
+  v.header = std::move(header);
+  const fs::path file = v.header.path;
   DcmFileFormat ff;
   checkDicom(ff.loadFileUntilTag(file.c_str(), EXS_Unknown, EGL_noChange, DCM_MaxReadLength,
                                  ERM_autoDetect, DCM_PixelData),
@@ -100,23 +98,6 @@ LibraryView readView(const fs::path& file) {
 
 std::string keyOf(const LibraryView& v) {
   return "image:" + v.header.sopInstanceUid;
-}
-
-// The view an image id (SOP Instance UID or path) names.
-const LibraryView* viewNamed(const std::string& imageId, const std::vector<LibraryView>& views) {
-  for (const LibraryView& v : views) {
-    if (v.header.sopInstanceUid == imageId) {
-      return &v;
-    }
-  }
-  for (const LibraryView& v : views) {
-    std::error_code ec;
-    if (fs::path(v.header.path).lexically_normal() == fs::path(imageId).lexically_normal() ||
-        fs::equivalent(v.header.path, imageId, ec)) {
-      return &v;
-    }
-  }
-  return nullptr;
 }
 
 Item spacingItem(const DSRCodedEntryValue& name, double mm) {
@@ -281,13 +262,10 @@ void writeMammographyCadSr(const mammo::StudyFindings& findings,
                            const std::vector<fs::path>& viewFiles, const fs::path& out,
                            const CadSrOptions& options) {
   const std::string where = out.string();
+  const std::vector<DicomFileHeader> headers = readViewHeaders(viewFiles);
   std::vector<LibraryView> views;
-  std::set<std::string> seen;
-  for (const fs::path& file : viewFiles) {
-    LibraryView v = readView(file);
-    if (seen.insert(v.header.sopInstanceUid).second) {
-      views.push_back(std::move(v));
-    }
+  for (const DicomFileHeader& h : headers) {
+    views.push_back(readView(h));
   }
   if (views.empty()) {
     throw Error(ErrorKind::InvalidInput, where,
@@ -319,7 +297,8 @@ void writeMammographyCadSr(const mammo::StudyFindings& findings,
     addAlgorithm(summary, findings.source, options.algorithmVersion);
   }
   for (const mammo::ImageFindings& image : findings.images) {
-    const LibraryView* view = viewNamed(image.imageId, views);
+    const auto index = viewNamed(image.imageId, headers);
+    const LibraryView* view = index ? &views[*index] : nullptr;
     if (view == nullptr && !image.marks.empty()) {
       throw Error(ErrorKind::InvalidInput, where,
                   "the findings' image " + image.imageId +
@@ -346,13 +325,7 @@ void writeMammographyCadSr(const mammo::StudyFindings& findings,
                         first.patientSex, first.studyDate, first.studyDescription,
                         first.accessionNumber, options.seriesDescription, options.seriesNumber});
   emitDocument(doc.getTree(), root, where);
-  for (const LibraryView& v : views) {
-    const DicomFileHeader& h = v.header;
-    checkDicom(doc.getCurrentRequestedProcedureEvidence().addItem(
-                   h.studyInstanceUid.c_str(), h.seriesInstanceUid.c_str(), h.sopClassUid.c_str(),
-                   h.sopInstanceUid.c_str(), OFFalse),
-               where, "listing the evidence");
-  }
+  listEvidence(doc, headers, where);
   checkDicom(doc.completeDocument(), where, "completing the CAD report");
   saveSrDocument(doc, out);
 }

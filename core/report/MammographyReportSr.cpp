@@ -5,7 +5,6 @@
 #include <dcmtk/dcmsr/dsrdoc.h>
 
 #include <optional>
-#include <set>
 #include <utility>
 
 #include "core/Error.h"
@@ -15,6 +14,7 @@
 #include "core/io/DicomUid.h"
 #include "core/report/MammoSrCodes.h"
 #include "core/report/SrContentTree.h"
+#include "core/report/SrViewFiles.h"
 
 namespace delineate::core::report {
 
@@ -27,41 +27,13 @@ constexpr auto kContains = DSRTypes::RT_contains;
 constexpr auto kConceptMod = DSRTypes::RT_hasConceptMod;
 constexpr auto kObsContext = DSRTypes::RT_hasObsContext;
 
-// The view files, once each, in the order given.
-std::vector<DicomFileHeader> readViews(const MammoSrSource& source) {
-  std::vector<DicomFileHeader> views;
-  std::set<std::string> seen;
-  for (const fs::path& file : source.viewFiles) {
-    DicomFileHeader h = readDicomHeader(file.string());
-    if (h.sopClassUid.empty() || h.sopInstanceUid.empty()) {
-      throw Error(ErrorKind::InvalidInput, file.string(),
-                  "no SOP Class or SOP Instance UID, so a report cannot refer to it");
-    }
-    if (seen.insert(h.sopInstanceUid).second) {
-      views.push_back(std::move(h));
-    }
-  }
-  return views;
-}
-
 // The view a CAD mark is on: imageId is a SOP Instance UID or a path.
 const DicomFileHeader* viewOf(const ReportLink& link, const std::vector<DicomFileHeader>& views) {
-  if (link.kind != ReportLink::Kind::CadMark || link.imageId.empty()) {
+  if (link.kind != ReportLink::Kind::CadMark) {
     return nullptr;
   }
-  for (const DicomFileHeader& v : views) {
-    if (v.sopInstanceUid == link.imageId) {
-      return &v;
-    }
-  }
-  for (const DicomFileHeader& v : views) {
-    std::error_code ec;
-    if (fs::path(v.path).lexically_normal() == fs::path(link.imageId).lexically_normal() ||
-        fs::equivalent(v.path, link.imageId, ec)) {
-      return &v;
-    }
-  }
-  return nullptr;
+  const auto i = viewNamed(link.imageId, views);
+  return i ? &views[*i] : nullptr;
 }
 
 template <class E>
@@ -224,7 +196,7 @@ std::string orElse(const std::string& value, const std::string& fallback) {
 void writeMammographyReportSr(const MammographyReport& report, const MammoSrSource& source,
                               const fs::path& out, const MammoSrOptions& options) {
   const std::string where = out.string();
-  const std::vector<DicomFileHeader> views = readViews(source);
+  const std::vector<DicomFileHeader> views = readViewHeaders(source.viewFiles);
   const DicomFileHeader first = views.empty() ? DicomFileHeader{} : views.front();
   const ReportSubject& s = report.subject();
   ReportSubject subject{orElse(s.patientName, first.patientName),
@@ -252,12 +224,7 @@ void writeMammographyReportSr(const MammographyReport& report, const MammoSrSour
                         options.seriesDescription, options.seriesNumber});
   emitDocument(doc.getTree(), root, where);
 
-  for (const DicomFileHeader& v : views) {
-    checkDicom(doc.getCurrentRequestedProcedureEvidence().addItem(
-                   v.studyInstanceUid.c_str(), v.seriesInstanceUid.c_str(), v.sopClassUid.c_str(),
-                   v.sopInstanceUid.c_str(), OFFalse),
-               where, "listing the evidence");
-  }
+  listEvidence(doc, views, where);
 
   if (const auto& signature = report.signOff().signature()) {
     checkDicom(doc.completeDocument(), where, "completing the report");
