@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "annotation/tools/BrushTool.h"
-#include "app/gui/EditSession.h"
+#include "app/gui/editing/EditSession.h"
 #include "viewers/LabelDisplayState.h"
 #include "viewers/SliceView.h"
 #include "viewers/ToolEventRouter.h"

@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "ChildProcess.h"
-#include "app/gui/DicomNodeSettings.h"
-#include "app/gui/JobRunner.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/PacsFeature.h"
-#include "app/gui/StudyBrowserDialog.h"
+#include "app/gui/pacs/DicomNodeSettings.h"
+#include "app/gui/pacs/PacsFeature.h"
+#include "app/gui/pacs/StudyBrowserDialog.h"
+#include "app/gui/shell/JobRunner.h"
 #include "core/io/DicomSeriesWriter.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/pacs/DicomNetwork.h"

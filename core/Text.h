@@ -7,6 +7,15 @@
 
 namespace delineate::core {
 
+// A DICOM date (DA, "20240502") as ISO 8601 ("2024-05-02"); anything but eight digits unchanged.
+inline std::string isoDateOfDicom(const std::string& da) {
+  if (da.size() != 8 ||
+      !std::all_of(da.begin(), da.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return da;
+  }
+  return da.substr(0, 4) + "-" + da.substr(4, 2) + "-" + da.substr(6, 2);
+}
+
 inline bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }

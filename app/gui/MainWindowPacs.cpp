@@ -4,9 +4,9 @@
 #include <QStatusBar>
 
 #include "app/gui/MainWindow.h"
-#include "app/gui/MammoFeature.h"
-#include "app/gui/PacsFeature.h"
-#include "app/gui/ShownStudy.h"
+#include "app/gui/mammo/MammoFeature.h"
+#include "app/gui/pacs/PacsFeature.h"
+#include "app/gui/reading/ShownStudy.h"
 
 namespace delineate::app {
 

@@ -16,10 +16,10 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/gui/AiController.h"
-#include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/MammoFeature.h"
+#include "app/gui/ai/AiController.h"
+#include "app/gui/editing/EditingFeature.h"
+#include "app/gui/mammo/MammoFeature.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VolumeView.h"

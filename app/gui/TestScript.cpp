@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "app/gui/EditSession.h"
-#include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/ToolController.h"
+#include "app/gui/editing/EditSession.h"
+#include "app/gui/editing/EditingFeature.h"
+#include "app/gui/editing/ToolController.h"
 #include "core/io/LabelMapFileIO.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"

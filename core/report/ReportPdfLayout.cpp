@@ -1,4 +1,5 @@
 #include "core/report/ReportPdfLayout.h"
+#include "core/Text.h"
 
 #include <cstdio>
 
@@ -52,11 +53,7 @@ std::string formatPersonName(const std::string& name) {
 }
 
 std::string formatDate(const std::string& d) {
-  if (d.size() == 8 &&
-      std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return d.substr(0, 4) + "-" + d.substr(4, 2) + "-" + d.substr(6, 2);
-  }
-  return d;
+  return core::isoDateOfDicom(d);
 }
 
 const char* provenanceMark(Provenance provenance) {

@@ -1,5 +1,6 @@
 // Any DICOM SR as a plain display tree (SrDocument.h).
 #include "core/report/SrDocument.h"
+#include "core/Text.h"
 
 #include <dcmtk/config/osconfig.h>  // must come first
 #include <dcmtk/dcmdata/dcuid.h>
@@ -29,11 +30,6 @@ std::string nameOr(const char* name, const char* fallback) {
 
 CodedConcept conceptOrEmpty(const DSRCodedEntryValue& c) {
   return c.getCodeValue().empty() ? CodedConcept{} : conceptOf(c);
-}
-
-// "20240502" -> "2024-05-02"; other lengths unchanged.
-std::string dicomDate(const std::string& da) {
-  return da.size() == 8 ? da.substr(0, 4) + "-" + da.substr(4, 2) + "-" + da.substr(6, 2) : da;
 }
 
 // "093000.5" -> "09:30:00.5"; "0930" -> "09:30".
@@ -112,7 +108,7 @@ class TreeReader {
         n.value = item.getStringValue().c_str();
         break;
       case DSRTypes::VT_Date:
-        n.value = dicomDate(item.getStringValue().c_str());
+        n.value = core::isoDateOfDicom(item.getStringValue().c_str());
         break;
       case DSRTypes::VT_Time:
         n.value = dicomTime(item.getStringValue().c_str());

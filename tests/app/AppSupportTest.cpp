@@ -13,9 +13,9 @@
 #include "GuiTestSupport.h"
 #include "SyntheticCt.h"
 #include "app/gui/AppOptions.h"
-#include "app/gui/JobRunner.h"
-#include "app/gui/QueuedProgressSink.h"
-#include "app/gui/SeriesThumbnail.h"
+#include "app/gui/reading/SeriesThumbnail.h"
+#include "app/gui/shell/JobRunner.h"
+#include "app/gui/shell/QueuedProgressSink.h"
 #include "viewers/VtkVolumeImage.h"
 
 using namespace delineate;

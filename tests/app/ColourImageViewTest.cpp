@@ -9,9 +9,9 @@
 
 #include "GuiTestSupport.h"
 #include "TempDir.h"
-#include "app/gui/FrameBar.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/SeriesThumbnail.h"
+#include "app/gui/frames/FrameBar.h"
+#include "app/gui/reading/SeriesThumbnail.h"
 #include "core/model/FrameSeries.h"
 #include "core/sample/UltrasoundCineSample.h"
 #include "viewers/SliceView.h"

@@ -2,7 +2,7 @@
 // boxes shifted along x so that every Dice is known exactly, a reference without a test file and
 // a test on another grid. Checks the rows, numeric sorting, the double-click signal, the exports
 // against the core writers, errors, Cancel, the main window's command, and saves a screenshot.
-#include "app/gui/DatasetEvaluationDialog.h"
+#include "app/gui/compare/DatasetEvaluationDialog.h"
 
 #include <gtest/gtest.h>
 
@@ -31,15 +31,15 @@
 
 #include "GuiTestSupport.h"
 #include "TempDir.h"
-#include "app/gui/CompareController.h"
-#include "app/gui/CompareDock.h"
-#include "app/gui/CompareFeature.h"
-#include "app/gui/EditSession.h"
-#include "app/gui/EditingFeature.h"
-#include "app/gui/EvaluationCaseModel.h"
-#include "app/gui/EvaluationCaseOpener.h"
-#include "app/gui/EvaluationSummaryModel.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/compare/CompareController.h"
+#include "app/gui/compare/CompareDock.h"
+#include "app/gui/compare/CompareFeature.h"
+#include "app/gui/compare/EvaluationCaseModel.h"
+#include "app/gui/compare/EvaluationCaseOpener.h"
+#include "app/gui/compare/EvaluationSummaryModel.h"
+#include "app/gui/editing/EditSession.h"
+#include "app/gui/editing/EditingFeature.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/metrics/DatasetEvaluation.h"

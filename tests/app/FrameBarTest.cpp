@@ -2,7 +2,7 @@
 // slider step the frames, the views and the value under the pointer follow, zoom and label maps
 // stay, the frame curve plots the value over the frames at the cursor, and cine play runs at the
 // series' own frame rate.
-#include "app/gui/FrameBar.h"
+#include "app/gui/frames/FrameBar.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 
 #include "GuiTestSupport.h"
 #include "TempDir.h"
-#include "app/gui/EditSession.h"
-#include "app/gui/EditingFeature.h"
-#include "app/gui/FrameCurveChart.h"
 #include "app/gui/MainWindow.h"
+#include "app/gui/editing/EditSession.h"
+#include "app/gui/editing/EditingFeature.h"
+#include "app/gui/frames/FrameCurveChart.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/model/Document.h"
 #include "core/model/FrameSeries.h"

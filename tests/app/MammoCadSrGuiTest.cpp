@@ -16,9 +16,9 @@
 #include <map>
 
 #include "MammoWindowFixture.h"
-#include "app/gui/DicomNodeSettings.h"
-#include "app/gui/MammoFindingsController.h"
-#include "app/gui/MammoFindingsPanel.h"
+#include "app/gui/mammo/MammoFindingsController.h"
+#include "app/gui/mammo/MammoFindingsPanel.h"
+#include "app/gui/pacs/DicomNodeSettings.h"
 #include "core/io/DicomHeader.h"
 #include "core/io/NiftiWriter.h"
 #include "core/jobs/ProgressSink.h"

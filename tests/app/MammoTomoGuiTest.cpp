@@ -10,8 +10,8 @@
 
 #include "MammoWindowFixture.h"
 #include "RunCommand.h"
-#include "app/gui/MammoFindingsController.h"
-#include "app/gui/MammoStackCommands.h"
+#include "app/gui/mammo/MammoFindingsController.h"
+#include "app/gui/mammo/MammoStackCommands.h"
 #include "core/io/DicomHeader.h"
 #include "core/report/MammoCadSr.h"
 

@@ -11,7 +11,7 @@
 #include "MammoTestStudy.h"
 #include "TempDir.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/MammoFeature.h"
+#include "app/gui/mammo/MammoFeature.h"
 #include "viewers/mammo/MammoReadingView.h"
 #include "viewers/mammo/MammoViewport.h"
 

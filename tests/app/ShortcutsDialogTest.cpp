@@ -13,7 +13,7 @@
 #include "EditingTestSupport.h"
 #include "GuiTestSupport.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/ShortcutsDialog.h"
+#include "app/gui/shell/ShortcutsDialog.h"
 
 using namespace delineate;
 

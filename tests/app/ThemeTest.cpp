@@ -9,10 +9,10 @@
 #include <QSettings>
 
 #include "GuiTestSupport.h"
-#include "app/gui/DesktopColorScheme.h"
-#include "app/gui/EditingFeature.h"
 #include "app/gui/MainWindow.h"
-#include "app/gui/ThemeController.h"
+#include "app/gui/editing/EditingFeature.h"
+#include "app/gui/shell/DesktopColorScheme.h"
+#include "app/gui/shell/ThemeController.h"
 
 using namespace delineate;
 
