@@ -2,16 +2,18 @@
 
 namespace delineate::annotation {
 
-std::shared_ptr<const std::vector<std::uint8_t>> SegmentMaskCache::maskOf(const core::LabelMap& map,
-                                                                          std::uint16_t label) {
-  if (map_ == &map && label_ == label && version_ == map.version()) {
+std::shared_ptr<const std::vector<std::uint8_t>> SegmentMaskCache::maskOf(
+    const core::LabelMap& copy, const core::LabelMap* source, std::uint64_t sourceVersion,
+    std::uint16_t label) {
+  const std::lock_guard lock(mutex_);
+  if (map_ == source && label_ == label && version_ == sourceVersion) {
     return mask_;
   }
-  map_ = &map;
+  map_ = source;
   label_ = label;
-  version_ = map.version();
-  auto mask = std::make_shared<std::vector<std::uint8_t>>(map.voxelCount(), 0);
-  const std::uint16_t* data = map.data();
+  version_ = sourceVersion;
+  auto mask = std::make_shared<std::vector<std::uint8_t>>(copy.voxelCount(), 0);
+  const std::uint16_t* data = copy.data();
   bool any = false;
   for (std::size_t i = 0; i < mask->size(); ++i) {
     (*mask)[i] = data[i] == label ? 1 : 0;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <thread>
 
 #include "annotation/ai/ProposalMerge.h"
 #include "core/edit/LabelMapEdit.h"
@@ -64,6 +65,27 @@ TEST(SegmentMaskCache, TheSameMaskUntilTheMapChanges) {
   ASSERT_NE(edited, nullptr);
   EXPECT_NE(edited, first);
   EXPECT_EQ(std::count(edited->begin(), edited->end(), 1), 3);
+}
+
+// The app builds the mask in its AI job from a worker copy of the map: the voxels come from the
+// copy, the identity from the map the user edits, so a copy taken anew for an unchanged map still
+// gives the same mask object (the server is not sent it again).
+TEST(SegmentMaskCache, AWorkerCopyGivesTheSourcesMaskFromJobs) {
+  const auto source = twoSegments();
+  const auto copyA = twoSegments();
+  const auto copyB = twoSegments();
+  annotation::SegmentMaskCache cache;
+  std::shared_ptr<const std::vector<std::uint8_t>> fromA, fromB;
+  std::thread a([&] { fromA = cache.maskOf(*copyA, source.get(), source->version(), 1); });
+  a.join();
+  std::thread b([&] { fromB = cache.maskOf(*copyB, source.get(), source->version(), 1); });
+  b.join();
+  ASSERT_NE(fromA, nullptr);
+  EXPECT_EQ(fromB, fromA) << "the same source at the same version";
+  EXPECT_EQ(std::count(fromA->begin(), fromA->end(), 1), 2);
+  EXPECT_NE(cache.maskOf(*copyB, source.get(), source->version() + 1, 1), fromA)
+      << "the source changed: a new mask";
+  EXPECT_EQ(cache.maskOf(*copyB, source.get(), source->version(), 2)->at(6 + 8 * (4 + 6 * 2)), 1);
 }
 
 TEST(ProposalMerge, ARefinementClearsWhatTheProposalLeftOutAndNothingElse) {

@@ -2,6 +2,7 @@
 
 #include <QKeySequence>
 #include <QSettings>
+#include <QTimer>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -311,10 +312,27 @@ void AiController::run() {
     return;
   }
   proposalRefines_.reset();
-  if (const auto mask = segmentToRefine(); mask && interaction_.extremePoints() == 0) {
+  // The segment to refine is read from a worker copy of its map, in the job.
+  std::shared_ptr<const core::LabelMap> refineCopy;
+  const auto [refineMap, refineLabel] = interaction_.target();
+  const std::uint64_t refineVersion = refineMap ? refineMap->version() : 0;
+  if (hasSegmentToRefine() && interaction_.extremePoints() == 0) {
     if (caps.initialMasks) {
-      request.initialMask = mask;
-      proposalRefines_ = interaction_.target().second;
+      refineCopy = session_->readCopy(*refineMap);
+      if (!refineCopy) {
+        // The copy catches up with the last edits within a few event-loop turns, or once an
+        // earlier job lets go of it.
+        if (++refineCopyRetries_ > kRefineCopyRetries) {
+          refineCopyRetries_ = 0;
+          Q_EMIT failed(
+              tr("%1: the segment to refine could not be read; try Run again").arg(current.name));
+          return;
+        }
+        QTimer::singleShot(kRefineCopyRetryMs, this, [this] { run(); });
+        return;
+      }
+      refineCopyRetries_ = 0;
+      proposalRefines_ = refineLabel;
     } else {
       Q_EMIT session_->statusMessage(
           tr("%1 starts afresh: it takes no segment to refine").arg(current.name));
@@ -344,7 +362,11 @@ void AiController::run() {
   }
   std::shared_ptr<core::ai::AiBackend> backend = chosen.backend;
   runJob(tr("AI: %1").arg(QString::fromStdString(request.model)),
-         [backend, request](core::ProgressSink& progress) {
+         [backend, request, refineCopy, masks = segmentMasks_, source = refineMap, refineVersion,
+          label = refineLabel](core::ProgressSink& progress) mutable {
+           if (refineCopy) {
+             request.initialMask = masks->maskOf(*refineCopy, source, refineVersion, label);
+           }
            return backend->infer(request, progress);
          });
 }

@@ -144,6 +144,9 @@ class AiController : public QObject {
   // the merge started; `accepted` follows when it lands.
   bool accept();
   static constexpr std::size_t kWorkerMergeVoxels = std::size_t(4) << 20;
+  // How long Run waits for the worker copy of the segment's map to catch up with the last edits.
+  static constexpr int kRefineCopyRetryMs = 20;
+  static constexpr int kRefineCopyRetries = 250;
   std::size_t workerMergeVoxels() const { return workerMergeVoxels_; }
   void setWorkerMergeVoxels(std::size_t voxels) { workerMergeVoxels_ = voxels; }
   void reject();
@@ -167,10 +170,10 @@ class AiController : public QObject {
   void signInRequired(const QString& url, const QString& reason);
 
  private:
-  // The target segment's voxels when refineSegment() is on and it has any; else null.
-  std::shared_ptr<const std::vector<std::uint8_t>> segmentToRefine();
+  // The target segment when refineSegment() is on and the segment is in its map's table.
+  bool hasSegmentToRefine() const;
   // Whether the steps so far can run: a positive click or prompt, or a segment to refine.
-  bool readyToRun();
+  bool readyToRun() const;
   // After the merge: the undo entry, the clicks and proposal cleared, `accepted` emitted.
   bool finishAccept(Accepted record, core::VoxelDelta delta,
                     std::optional<std::vector<core::Segment>> table,
@@ -212,7 +215,10 @@ class AiController : public QObject {
   // The label the current proposal refines (its segment's voxels it lacks are cleared on
   // accept); nullopt for a proposal made afresh.
   std::optional<std::uint16_t> proposalRefines_;
-  annotation::SegmentMaskCache segmentMasks_;
+  int refineCopyRetries_ = 0;
+  // Built in the AI job from a worker copy of the map (never on the GUI thread).
+  std::shared_ptr<annotation::SegmentMaskCache> segmentMasks_ =
+      std::make_shared<annotation::SegmentMaskCache>();
   annotation::AiInteraction interaction_;
   std::unique_ptr<annotation::AiClickTool> clickTool_;
   std::unique_ptr<annotation::AiClickTool> extremeTool_;

@@ -183,16 +183,13 @@ void AiController::attachApiKey(const Backend& b) {
   });
 }
 
-std::shared_ptr<const std::vector<std::uint8_t>> AiController::segmentToRefine() {
+bool AiController::hasSegmentToRefine() const {
   const auto& [map, label] = interaction_.target();
-  if (!refineSegment_ || map == nullptr || label == 0) {
-    return nullptr;
-  }
-  return segmentMasks_.maskOf(*map, label);
+  return refineSegment_ && map != nullptr && label != 0 && map->segment(label) != nullptr;
 }
 
-bool AiController::readyToRun() {
-  return interaction_.hasPositive() || segmentToRefine() != nullptr;
+bool AiController::readyToRun() const {
+  return interaction_.hasPositive() || hasSegmentToRefine();
 }
 
 }  // namespace delineate::app
