@@ -16,6 +16,23 @@ inline std::string isoDateOfDicom(const std::string& da) {
   return da.substr(0, 4) + "-" + da.substr(4, 2) + "-" + da.substr(6, 2);
 }
 
+// ASCII case folding of one character.
+inline char asciiLower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// Without leading and trailing spaces, tabs, CRs and LFs.
+inline std::string_view trimWhitespace(std::string_view s) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && space(s.front())) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && space(s.back())) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
 inline bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }

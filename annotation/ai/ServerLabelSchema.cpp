@@ -10,7 +10,7 @@ namespace delineate::annotation {
 
 namespace {
 
-using core::ai::MonaiLabel;
+using core::ai::ModelLabel;
 
 // Names compare without case and surrounding spaces: "Spleen " is the server's "spleen".
 std::string key(const std::string& name) {
@@ -23,12 +23,12 @@ std::string key(const std::string& name) {
 }
 
 // Adds the labels whose name and value are both new: the schema maps names to values and back.
-void addLabels(const std::vector<MonaiLabel>& labels, std::vector<MonaiLabel>& schema) {
-  for (const MonaiLabel& l : labels) {
+void addLabels(const std::vector<ModelLabel>& labels, std::vector<ModelLabel>& schema) {
+  for (const ModelLabel& l : labels) {
     if (l.background || l.value <= 0 || l.value > 65535) {
       continue;
     }
-    const bool taken = std::any_of(schema.begin(), schema.end(), [&](const MonaiLabel& s) {
+    const bool taken = std::any_of(schema.begin(), schema.end(), [&](const ModelLabel& s) {
       return key(s.name) == key(l.name) || s.value == l.value;
     });
     if (!taken) {
@@ -39,19 +39,19 @@ void addLabels(const std::vector<MonaiLabel>& labels, std::vector<MonaiLabel>& s
 
 }  // namespace
 
-std::vector<MonaiLabel> serverLabelSchema(const core::ai::MonaiInfo& info,
+std::vector<ModelLabel> serverLabelSchema(const core::ai::ServerInfo& info,
                                           const std::string& trainer) {
-  std::vector<MonaiLabel> schema;
+  std::vector<ModelLabel> schema;
   const std::string chosen =
       trainer.empty() && !info.trainers.empty() ? info.trainers.front().name : trainer;
-  for (const core::ai::MonaiTrainer& t : info.trainers) {
+  for (const core::ai::TrainerInfo& t : info.trainers) {
     if (t.name == chosen) {
       addLabels(t.labels, schema);
     }
   }
   if (schema.empty()) {
     // MONAI Label apps name a trainer after the model it trains.
-    if (const core::ai::MonaiModel* model = info.findModel(chosen)) {
+    if (const core::ai::ModelInfo* model = info.findModel(chosen)) {
       addLabels(model->labels, schema);
     }
   }
@@ -60,27 +60,27 @@ std::vector<MonaiLabel> serverLabelSchema(const core::ai::MonaiInfo& info,
   }
   if (schema.empty()) {
     // Detectors and classifiers label boxes or images, not voxels: not a schema for a label map.
-    for (const core::ai::MonaiModel& m : info.models) {
-      if (core::ai::modelGroup(m.type) != core::ai::MonaiModelGroup::Others) {
+    for (const core::ai::ModelInfo& m : info.models) {
+      if (core::ai::modelGroup(m.type) != core::ai::ModelGroup::Others) {
         addLabels(m.labels, schema);
       }
     }
   }
   std::stable_sort(schema.begin(), schema.end(),
-                   [](const MonaiLabel& a, const MonaiLabel& b) { return a.value < b.value; });
+                   [](const ModelLabel& a, const ModelLabel& b) { return a.value < b.value; });
   return schema;
 }
 
-std::string schemaNames(const std::vector<MonaiLabel>& schema) {
+std::string schemaNames(const std::vector<ModelLabel>& schema) {
   std::string names;
-  for (const MonaiLabel& l : schema) {
+  for (const ModelLabel& l : schema) {
     names += (names.empty() ? "" : ", ") + l.name;
   }
   return names;
 }
 
 std::shared_ptr<core::LabelMap> labelsForServer(const core::LabelMap& map,
-                                                const std::vector<MonaiLabel>& schema,
+                                                const std::vector<ModelLabel>& schema,
                                                 const std::string& server,
                                                 core::ProgressSink& progress) {
   if (schema.empty()) {
@@ -110,7 +110,7 @@ std::shared_ptr<core::LabelMap> labelsForServer(const core::LabelMap& map,
     if (s.label == 0 || counts[s.label] == 0) {
       continue;  // nothing painted: nothing to train on
     }
-    const auto match = std::find_if(schema.begin(), schema.end(), [&](const MonaiLabel& l) {
+    const auto match = std::find_if(schema.begin(), schema.end(), [&](const ModelLabel& l) {
       return key(l.name) == key(s.name);
     });
     if (match == schema.end()) {

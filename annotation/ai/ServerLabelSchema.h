@@ -19,11 +19,11 @@ namespace delineate::annotation {
 // lists them, else those of the model of the trainer's name, else the app's, else those of all its
 // voxel-labelling models (by model name; a name or value already taken is skipped, so that names
 // and values stay one to one). Background entries are left out: they are not segments.
-std::vector<core::ai::MonaiLabel> serverLabelSchema(const core::ai::MonaiInfo& info,
+std::vector<core::ai::ModelLabel> serverLabelSchema(const core::ai::ServerInfo& info,
                                                     const std::string& trainer = {});
 
 // "spleen, liver, kidney": the names, for messages.
-std::string schemaNames(const std::vector<core::ai::MonaiLabel>& schema);
+std::string schemaNames(const std::vector<core::ai::ModelLabel>& schema);
 
 // `map` as the server wants it: each segment that has voxels becomes the server's label of the
 // same name (the server's spelling and value); empty segments are left out. Throws
@@ -31,7 +31,7 @@ std::string schemaNames(const std::vector<core::ai::MonaiLabel>& schema);
 // names it does, and when the schema is empty or the map has no labelled voxel. A pass over the
 // voxels: run it in a job.
 std::shared_ptr<core::LabelMap> labelsForServer(const core::LabelMap& map,
-                                                const std::vector<core::ai::MonaiLabel>& schema,
+                                                const std::vector<core::ai::ModelLabel>& schema,
                                                 const std::string& server,
                                                 core::ProgressSink& progress);
 

@@ -9,6 +9,7 @@
 #include "annotation/engine/AutoSegmenter.h"
 #include "annotation/engine/ExtremePointSegmenter.h"
 #include "core/Error.h"
+#include "core/ai/MonaiInfo.h"
 #include "core/edit/LabelMapEdit.h"
 
 namespace delineate::annotation {

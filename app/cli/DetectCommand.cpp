@@ -28,7 +28,7 @@
 #include "core/mammo/MammoViewDicom.h"
 #include "core/mammo/ServerFindings.h"
 #include "core/report/MammoCadSr.h"
-#include "plugins/monai-label/MonaiLabelBackend.h"
+#include "plugins/LinkedBackends.h"
 
 namespace delineate::cli {
 
@@ -88,7 +88,7 @@ std::vector<const Candidate*> displayImages(const std::vector<Candidate>& all,
 
 int runDetect(const Args& args) {
   std::string jsonOut, srOut, study, model, user, passwordFile;
-  plugins::MonaiServerConfig server;
+  plugins::BackendSettings server;
   server.useSessions = false;  // each image is sent once: with its request
   std::vector<std::filesystem::path> folders;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -106,7 +106,7 @@ int runDetect(const Args& args) {
     } else if (args[i] == "--token" && value) {
       server.token = args[++i];
     } else if (args[i] == "--ca" && value) {
-      server.tls.caFile = args[++i];
+      server.caFile = args[++i];
     } else if (args[i] == "--user" && value) {
       user = args[++i];
     } else if (args[i] == "--password-file" && value) {
@@ -175,7 +175,9 @@ int runDetect(const Args& args) {
   if (server.url.empty()) {
     findings = core::mammo::DemoMammoDetector().run(inputs, detecting);
   } else {
-    plugins::MonaiLabelBackend backend(server);
+    const std::shared_ptr<core::ai::AiBackend> made =
+        plugins::linkedBackends().create("monai-label", server);
+    core::ai::AiBackend& backend = *made;
     if (!user.empty()) {
       if (backend.signInEnabled(progress)) {
         backend.signIn(user, *password, progress);

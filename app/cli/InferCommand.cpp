@@ -1,4 +1,5 @@
-// delineate-cli infer: one inference on a MONAI Label-compatible server (or delineate-server),
+// delineate-cli infer: one inference on a MONAI Label, Clara AIAA or nnInteractive server (or
+// delineate-server), made through the backend registry (plugins/LinkedBackends.h),
 // the result written as a label file, the timings printed as JSON.
 #include <algorithm>
 #include <cstdio>
@@ -17,9 +18,7 @@
 #include "core/deid/HeldBackError.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/io/PathLoader.h"
-#include "plugins/clara-aiaa/ClaraAiaaBackend.h"
-#include "plugins/monai-label/MonaiLabelBackend.h"
-#include "plugins/nninteractive/NnInteractiveBackend.h"
+#include "plugins/LinkedBackends.h"
 
 namespace delineate::cli {
 
@@ -169,7 +168,7 @@ int writeResult(const core::ai::InferResult& result, const std::string& server,
 }  // namespace
 
 int runInfer(const Args& args) {
-  plugins::MonaiServerConfig config;
+  plugins::BackendSettings config;
   config.useSessions = false;
   core::ai::InferRequest request;
   std::string image, out, user, passwordFile, initial, api = "monai";
@@ -241,7 +240,7 @@ int runInfer(const Args& args) {
       request.extremePoints.push_back(v);
       ++i;
     } else if (a == "--ca") {
-      config.tls.caFile = args[++i];
+      config.caFile = args[++i];
     } else if (a == "--out") {
       out = args[++i];
     } else if ((a == "--fg" || a == "--bg") && parseIndex(args[i + 1], v)) {
@@ -252,11 +251,15 @@ int runInfer(const Args& args) {
       return 2;
     }
   }
-  if (api == "nninteractive" && request.model.empty()) {
-    request.model = plugins::NnInteractiveBackend::kModel;
+  // --api names the protocol; the backend comes from the registry every program shares.
+  const std::string kind = api == "monai" ? "monai-label" : api == "aiaa" ? "clara-aiaa" : api;
+  const plugins::BackendRegistry registry = plugins::linkedBackends();
+  const plugins::BackendKind* chosenKind = registry.find(kind);
+  if (chosenKind != nullptr && request.model.empty()) {
+    request.model = chosenKind->defaultModel;
   }
   if (config.url.empty() || request.model.empty() || image.empty() || out.empty() ||
-      (api != "monai" && api != "aiaa" && api != "nninteractive")) {
+      chosenKind == nullptr || kind == "builtin") {
     std::fputs(kInferUsage, stderr);
     return 2;
   }
@@ -285,66 +288,52 @@ int runInfer(const Args& args) {
                                                      maskFiles[std::get<std::size_t>(item)].first,
                                                      request.image->geometry()));
     }
-    std::unique_ptr<core::ai::AiBackend> chosen;
-    if (api == "nninteractive") {
-      plugins::NnInteractiveConfig nn;
-      nn.url = config.url;
-      nn.apiKey = apiKey;
-      nn.tls = config.tls;
-      nn.outbound = config.outbound;
-      chosen = std::make_unique<plugins::NnInteractiveBackend>(nn);
+    if (kind == "nninteractive") {
+      config.token = apiKey;  // the server's static API key
     }
-    if (!initial.empty()) {
-      if (!chosen) {
-        std::fprintf(stderr,
-                     "delineate-cli infer: model '%s' on %s does not refine a structure "
-                     "(--initial needs --api nninteractive)\n",
-                     request.model.c_str(), config.url.c_str());
-        return 1;
-      }
-      request.initialMask = initialMaskFrom(initial, request.image->geometry());
-    }
-    if (!request.prompts.empty()) {
-      if (!chosen) {
-        // MONAI Label and AIAA models take clicks: points become foreground/background clicks.
-        for (const core::ai::Prompt& p : request.prompts) {
-          if (p.kind != core::ai::PromptKind::Point) {
-            std::fprintf(stderr,
-                         "delineate-cli infer: model '%s' on %s does not take %s prompts (only "
-                         "clicks)\n",
-                         request.model.c_str(), config.url.c_str(),
-                         core::ai::promptKindName(p.kind));
-            return 1;
-          }
-          (p.positive ? request.foreground : request.background)
-              .push_back(
-                  {std::int64_t(p.point[0]), std::int64_t(p.point[1]), std::int64_t(p.point[2])});
-        }
-        request.prompts.clear();
-      }
-    }
-    if (chosen) {
-      return writeResult(chosen->infer(request, progress), config.url, request.model, out);
-    }
-    if (api == "aiaa") {
-      plugins::ClaraServerConfig clara;
-      clara.url = config.url;
-      clara.tls = config.tls;
-      clara.useSessions = config.useSessions;
-      clara.outbound = config.outbound;
-      plugins::ClaraAiaaBackend backend(clara);
-      return writeResult(backend.infer(request, progress), config.url, request.model, out);
-    }
-    plugins::MonaiLabelBackend backend(config);
+    const std::shared_ptr<core::ai::AiBackend> backend = registry.create(kind, config);
     if (!user.empty()) {
-      if (backend.signInEnabled(progress)) {
-        backend.signIn(user, *password, progress);
+      if (backend->signInEnabled(progress)) {
+        backend->signIn(user, *password, progress);
       } else {
         std::fprintf(stderr, "delineate-cli infer: %s has sign-in off; --user is not needed\n",
                      config.url.c_str());
       }
     }
-    return writeResult(backend.infer(request, progress), config.url, request.model, out);
+    if (!initial.empty()) {
+      backend->info(progress);  // whether a server refines is in its answer (nnInteractive)
+    }
+    const core::ai::BackendCapabilities caps = backend->capabilities();
+    if (!initial.empty()) {
+      if (!caps.initialMasks) {
+        std::fprintf(stderr,
+                     "delineate-cli infer: model '%s' on %s does not refine a structure "
+                     "(--initial needs a backend that takes one, such as --api nninteractive)\n",
+                     request.model.c_str(), config.url.c_str());
+        return 1;
+      }
+      request.initialMask = initialMaskFrom(initial, request.image->geometry());
+    }
+    // A backend that takes no point prompts gets points as foreground/background clicks; other
+    // prompts it does not take are refused, naming the model and the prompt kind.
+    std::vector<core::ai::Prompt> prompts;
+    for (const core::ai::Prompt& p : request.prompts) {
+      if (caps.takes(p.kind)) {
+        prompts.push_back(p);
+      } else if (p.kind == core::ai::PromptKind::Point) {
+        (p.positive ? request.foreground : request.background)
+            .push_back(
+                {std::int64_t(p.point[0]), std::int64_t(p.point[1]), std::int64_t(p.point[2])});
+      } else {
+        std::fprintf(stderr,
+                     "delineate-cli infer: model '%s' on %s does not take %s prompts (only "
+                     "clicks)\n",
+                     request.model.c_str(), config.url.c_str(), core::ai::promptKindName(p.kind));
+        return 1;
+      }
+    }
+    request.prompts = std::move(prompts);
+    return writeResult(backend->infer(request, progress), config.url, request.model, out);
   } catch (const core::deid::HeldBackError& e) {
     std::fprintf(stderr,
                  "delineate-cli infer: %s\n  --allow-burned-in sends it anyway: only to a server "

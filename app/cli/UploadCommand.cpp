@@ -15,7 +15,7 @@
 #include "core/upload/DatasetCase.h"
 #include "core/upload/MsdDatasetWriter.h"
 #include "core/upload/UploadWorker.h"
-#include "plugins/monai-label/MonaiLabelBackend.h"
+#include "plugins/LinkedBackends.h"
 
 namespace delineate::cli {
 
@@ -49,7 +49,7 @@ constexpr const char* kUploadUsage =
     "  (the queue keeps the rest). Exit 0 when every case was delivered (or written).\n";
 
 struct Options {
-  plugins::MonaiServerConfig server;
+  plugins::BackendSettings server;
   std::string queue, msd, modality, tag = "final", prefix = "case", user, passwordFile;
   std::vector<up::DatasetCase> cases;
   bool lint = false, allowEmpty = false, noSend = false;
@@ -94,7 +94,7 @@ std::optional<Options> parse(const Args& args) {
     } else if (a == "--password-file" && hasValue) {
       o.passwordFile = args[++i];
     } else if (a == "--ca" && hasValue) {
-      o.server.tls.caFile = args[++i];
+      o.server.caFile = args[++i];
     } else if (a == "--lint") {
       o.lint = true;
     } else if (a == "--allow-empty") {
@@ -173,13 +173,13 @@ int runUpload(const Args& args) {
     if (!o.action.empty()) {
       return queueAction(o);
     }
-    std::unique_ptr<plugins::MonaiLabelBackend> backend;
+    std::shared_ptr<core::ai::AiBackend> backend;
     up::PrepareOptions prepare;
     prepare.idPrefix = o.prefix;
     prepare.allowEmptyLabel = o.allowEmpty;
     prepare.outbound = o.server.outbound;
     if (!o.server.url.empty()) {
-      backend = std::make_unique<plugins::MonaiLabelBackend>(o.server);
+      backend = plugins::linkedBackends().create("monai-label", o.server);
       if (!o.user.empty()) {
         const std::optional<std::string> password = readPassword(o.passwordFile);
         if (!password) {

@@ -151,6 +151,13 @@ PluginReport PluginHost::consider(const QString& file) {
   }
   report.loaded = true;
   factories_.emplace_back(report.kind, factory);
+  plugins::BackendKind kind;
+  kind.kind = report.kind.toStdString();
+  kind.displayName = factory->displayName();
+  kind.create = [factory](const plugins::BackendSettings& settings) {
+    return factory->create(settings);
+  };
+  registry_.add(std::move(kind));
   return report;
 }
 

@@ -13,6 +13,7 @@
 
 #include "app/plugins/PluginReport.h"
 #include "plugins/api/AiBackendFactory.h"
+#include "plugins/api/BackendRegistry.h"
 
 namespace delineate::app {
 
@@ -40,6 +41,9 @@ class PluginHost {
   const plugins::AiBackendFactory* factory(const QString& kind) const;
   // The report of the plugin that provides `kind`; nullptr when none was loaded.
   const PluginReport* reportFor(const QString& kind) const;
+  // The loaded kinds as the registry every program makes its backends through (the CLI and
+  // delineate-server fill theirs from the backends they link, plugins/LinkedBackends.h).
+  const plugins::BackendRegistry& registry() const { return registry_; }
 
  private:
   void scan(const QString& directory);
@@ -49,6 +53,7 @@ class PluginHost {
   QStringList scanned_;  // canonical paths, so that a directory or file listed twice counts once
   std::vector<PluginReport> reports_;
   std::vector<std::pair<QString, const plugins::AiBackendFactory*>> factories_;  // kind, factory
+  plugins::BackendRegistry registry_;
 };
 
 }  // namespace delineate::app

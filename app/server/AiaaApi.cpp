@@ -23,20 +23,20 @@ net::HttpResponse aiaaError(int status, const std::string& type, const std::stri
                              {"success", false}});
 }
 
-std::string aiaaType(const ai::MonaiModel& m) {
+std::string aiaaType(const ai::ModelInfo& m) {
   switch (ai::modelGroup(m.type)) {
-    case ai::MonaiModelGroup::Deepgrow:
+    case ai::ModelGroup::Deepgrow:
       return "deepgrow";
-    case ai::MonaiModelGroup::ExtremePoints:
+    case ai::ModelGroup::ExtremePoints:
       return "annotation";
     default:
       return "segmentation";
   }
 }
 
-json modelJson(const ai::MonaiModel& m) {
+json modelJson(const ai::ModelInfo& m) {
   json labels = json::array();
-  for (const ai::MonaiLabel& l : m.labels) {
+  for (const ai::ModelLabel& l : m.labels) {
     if (!l.background) {
       labels.push_back(l.name);
     }
@@ -101,7 +101,7 @@ net::HttpResponse AiaaApi::models(const net::ServerRequest& r) {
   const std::string name = r.queryValue("model");
   const std::string type = r.queryValue("type");
   json list = json::array();
-  for (const ai::MonaiModel& m : info.models) {
+  for (const ai::ModelInfo& m : info.models) {
     const json j = modelJson(m);
     if (!name.empty() && m.name == name) {
       return jsonAnswer(200, j);

@@ -15,11 +15,11 @@
 #include <sstream>
 #include <string>
 
-#include "annotation/engine/LocalEngineBackend.h"
 #include "app/server/MonaiServer.h"
 #include "core/Error.h"
 #include "core/io/ItkInit.h"
 #include "core/net/HttpServer.h"
+#include "plugins/LinkedBackends.h"
 
 #ifndef DELINEATE_VERSION
 #define DELINEATE_VERSION "0.0.0"
@@ -146,7 +146,8 @@ int main(int argc, char** argv) {
       auth.users = server::readAuthUsers(usersFile);
       options.auth = auth;
     }
-    server::MonaiServer app(std::make_shared<annotation::LocalEngineBackend>(), options);
+    // The built-in engine, from the backend registry the app and the CLI use too.
+    server::MonaiServer app(plugins::linkedBackends().create("builtin", {}), options);
     const std::string address = "http://" + host + ":" + std::to_string(port);
     core::net::HttpServer http(address,
                                [&app](const core::net::ServerRequest& r) { return app.handle(r); });

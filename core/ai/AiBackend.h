@@ -1,11 +1,13 @@
 #pragma once
 // What the workstation asks of an AI-assisted annotation backend: a MONAI Label server, a Clara
-// AIAA server or the built-in engine. Blocking calls, run as jobs by the app; each checks the
-// ProgressSink for Cancel. Errors are core::Error naming the backend (the server URL) and what
-// happened; the caller's label map is never touched here — a result is a proposal.
+// AIAA server, an nnInteractive server or the built-in engine. Blocking calls, run as jobs by the
+// app; each checks the ProgressSink for Cancel. Errors are core::Error naming the backend (the
+// server URL) and what happened; the caller's label map is never touched here — a result is a
+// proposal.
 //
-// The vocabulary is MONAI Label's (models with a type, labels with voxel values, dimension), the
-// de-facto standard the other backends map onto.
+// ServerInfo (core/ai/ServerInfo.h) says what a backend offers, in MONAI Label's words (models
+// with a type, labels with voxel values, dimension), the de-facto standard the other backends map
+// onto; capabilities() what it takes.
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -14,16 +16,14 @@
 #include <vector>
 
 #include "core/ai/ClickIndex.h"
-#include "core/ai/MonaiInfo.h"
 #include "core/ai/Prompt.h"
+#include "core/ai/ServerInfo.h"
 #include "core/ai/SignIn.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/model/LabelMap.h"
 #include "core/model/Volume.h"
 
 namespace delineate::core::ai {
-
-using ServerInfo = MonaiInfo;
 
 struct InferRequest {
   std::string model;
@@ -80,7 +80,7 @@ struct InferTimings {
 struct InferResult {
   // The proposal on the request image's grid; voxel values are the server's label values, and
   // the segment table names them (from `label_names`, else the model's labels). Null only for a
-  // model without voxel output (MonaiModelGroup::Others: detection, classification, ...) whose
+  // model without voxel output (ModelGroup::Others: detection, classification, ...) whose
   // answer carried no label volume: then `params` is the whole result.
   std::shared_ptr<LabelMap> labels;
   // With InferRequest::acceptProbability: the answer image when it is a probability map (then

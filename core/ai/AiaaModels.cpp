@@ -1,4 +1,5 @@
 #include "core/ai/AiaaModels.h"
+#include "core/ai/MonaiInfo.h"
 
 #include <algorithm>
 #include <cctype>
@@ -89,12 +90,12 @@ std::vector<AiaaModel> parseAiaaModels(std::string_view body, const std::string&
   return out;
 }
 
-MonaiInfo aiaaInfo(const std::vector<AiaaModel>& models, const std::string& server) {
-  MonaiInfo info;
+ServerInfo aiaaInfo(const std::vector<AiaaModel>& models, const std::string& server) {
+  ServerInfo info;
   info.name = "Clara AIAA";
   info.description = server;
   for (const AiaaModel& a : models) {
-    MonaiModel m;
+    ModelInfo m;
     m.name = a.name;
     m.description = a.description;
     m.type = a.isDextr3d() ? "dextr3d" : a.isDeepgrow() ? "deepgrow" : a.type;
@@ -105,7 +106,7 @@ MonaiInfo aiaaInfo(const std::vector<AiaaModel>& models, const std::string& serv
     info.models.push_back(std::move(m));
   }
   std::sort(info.models.begin(), info.models.end(),
-            [](const MonaiModel& x, const MonaiModel& y) { return x.name < y.name; });
+            [](const ModelInfo& x, const ModelInfo& y) { return x.name < y.name; });
   return info;
 }
 

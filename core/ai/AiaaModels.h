@@ -30,9 +30,9 @@ struct AiaaModel {
 
 std::vector<AiaaModel> parseAiaaModels(std::string_view body, const std::string& server = {});
 
-// The models as a MonaiInfo: DEXTR3D models get type "dextr3d" (extreme points), deepgrow
+// The models as a ServerInfo: DEXTR3D models get type "dextr3d" (extreme points), deepgrow
 // models "deepgrow" with their dimension, segmentation models stay automatic; labels are
 // numbered from 1 in the order given.
-MonaiInfo aiaaInfo(const std::vector<AiaaModel>& models, const std::string& server);
+ServerInfo aiaaInfo(const std::vector<AiaaModel>& models, const std::string& server);
 
 }  // namespace delineate::core::ai

@@ -1,10 +1,12 @@
 #include "core/ai/InferResponse.h"
+#include "core/ai/MonaiInfo.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "core/ai/Multipart.h"
 
 namespace delineate::core::ai {
@@ -15,30 +17,15 @@ namespace {
 
 constexpr std::size_t kMaxDetail = 300;
 
-std::string_view trim(std::string_view s) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  while (!s.empty() && space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && space(s.back())) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 bool containsIgnoreCase(std::string_view text, std::string_view word) {
   return std::search(text.begin(), text.end(), word.begin(), word.end(),
-                     [](char a, char b) { return lower(a) == lower(b); }) != text.end();
+                     [](char a, char b) { return asciiLower(a) == asciiLower(b); }) != text.end();
 }
 
 // Untrusted text made printable (controls become spaces, runs of spaces one) and shortened.
 std::string printable(std::string_view s) {
   std::string out;
-  for (char c : trim(s)) {
+  for (char c : trimWhitespace(s)) {
     const auto u = static_cast<unsigned char>(c);
     const char p = (u < 0x20 || u == 0x7f) ? ' ' : c;
     if (p == ' ' && !out.empty() && out.back() == ' ') {
@@ -60,12 +47,12 @@ bool isJsonType(std::string_view contentType) {
   if (mediaTypeIs(contentType, "application", "json") || mediaTypeIs(contentType, "text", "json")) {
     return true;
   }
-  const std::string_view media = trim(contentType.substr(0, contentType.find(';')));
+  const std::string_view media = trimWhitespace(contentType.substr(0, contentType.find(';')));
   return media.size() > 5 && containsIgnoreCase(media.substr(media.size() - 5), "+json");
 }
 
 bool looksLikeJson(std::string_view body) {
-  const std::string_view t = trim(body);
+  const std::string_view t = trimWhitespace(body);
   return !t.empty() && (t.front() == '{' || t.front() == '[');
 }
 
@@ -144,8 +131,8 @@ std::string reasonFrom(std::string_view contentType, std::string_view body) {
     return printable(jsonText(j));
   }
   if (mediaTypeIs(contentType, "text", "html") ||
-      containsIgnoreCase(trim(body).substr(0, 15), "<!doctype html") ||
-      containsIgnoreCase(trim(body).substr(0, 6), "<html")) {
+      containsIgnoreCase(trimWhitespace(body).substr(0, 15), "<!doctype html") ||
+      containsIgnoreCase(trimWhitespace(body).substr(0, 6), "<html")) {
     return {};
   }
   return printable(body);
@@ -425,7 +412,8 @@ InferResponse parseInferResponse(int httpStatus, std::string_view contentType,
       response.imageFilename = image->filename;
       response.imageContentType = image->contentType;
     }
-  } else if (isJsonType(contentType) || (trim(contentType).empty() && looksLikeJson(body))) {
+  } else if (isJsonType(contentType) ||
+             (trimWhitespace(contentType).empty() && looksLikeJson(body))) {
     response.params = parseServerJson(body, what);
   } else if (mediaTypeIs(contentType, "text", "*")) {
     throw Error(ErrorKind::InvalidInput, {},
@@ -434,7 +422,7 @@ InferResponse parseInferResponse(int httpStatus, std::string_view contentType,
   } else {
     response.hasImage = true;
     response.image.assign(body);
-    response.imageContentType = std::string(trim(contentType));
+    response.imageContentType = std::string(trimWhitespace(contentType));
     if (!contentDisposition.empty()) {
       response.imageFilename = dispositionFilename(contentDisposition);
     }

@@ -56,7 +56,7 @@ struct InferLatencies {
 struct InferResponse {
   std::optional<ServerError> error;    // set for a non-2xx answer; nothing else is then
   nlohmann::json params;               // the result params as sent; null when there were none
-  std::vector<MonaiLabel> labelNames;  // from params `label_names` (dict or list), by value
+  std::vector<ModelLabel> labelNames;  // from params `label_names` (dict or list), by value
   InferLatencies latencies;
   bool hasImage = false;
   std::string image;  // the label volume's bytes (.nii.gz unless result_extension said else)

@@ -107,8 +107,8 @@ bool isBackgroundLabel(const std::string& name, int value) {
   return value == 0 || equalsIgnoreCase(name, "background");
 }
 
-std::vector<MonaiMethod> parseMethods(const json& j) {
-  std::vector<MonaiMethod> out;
+std::vector<ServerMethod> parseMethods(const json& j) {
+  std::vector<ServerMethod> out;
   if (j.is_object()) {
     for (const auto& [name, value] : j.items()) {
       out.push_back({name, text(value, "description")});
@@ -125,75 +125,8 @@ std::vector<MonaiMethod> parseMethods(const json& j) {
 
 }  // namespace
 
-const char* toString(MonaiModelGroup group) {
-  switch (group) {
-    case MonaiModelGroup::Automatic:
-      return "automatic";
-    case MonaiModelGroup::Deepgrow:
-      return "deepgrow";
-    case MonaiModelGroup::Deepedit:
-      return "deepedit";
-    case MonaiModelGroup::Scribbles:
-      return "scribbles";
-    case MonaiModelGroup::ExtremePoints:
-      return "extreme points";
-    case MonaiModelGroup::Others:
-      return "others";
-  }
-  return "others";
-}
-
-MonaiModelGroup modelGroup(std::string_view type) {
-  if (equalsIgnoreCase(type, "deepgrow")) {
-    return MonaiModelGroup::Deepgrow;
-  }
-  if (equalsIgnoreCase(type, "deepedit")) {
-    return MonaiModelGroup::Deepedit;
-  }
-  if (equalsIgnoreCase(type, "scribbles")) {
-    return MonaiModelGroup::Scribbles;
-  }
-  if (equalsIgnoreCase(type, "dextr3d")) {
-    return MonaiModelGroup::ExtremePoints;
-  }
-  for (const char* other : {"annotation", "classification", "detection", "others"}) {
-    if (equalsIgnoreCase(type, other)) {
-      return MonaiModelGroup::Others;
-    }
-  }
-  return MonaiModelGroup::Automatic;  // "segmentation" and anything we do not know
-}
-
-const MonaiModel* MonaiInfo::findModel(std::string_view modelName) const {
-  for (const MonaiModel& m : models) {
-    if (m.name == modelName) {
-      return &m;
-    }
-  }
-  return nullptr;
-}
-
-const MonaiTrainStats* MonaiInfo::findTrainStats(std::string_view trainer) const {
-  for (const MonaiTrainStats& s : trainerStats) {
-    if (s.trainer == trainer) {
-      return &s;
-    }
-  }
-  return nullptr;
-}
-
-std::vector<const MonaiModel*> MonaiInfo::modelsIn(MonaiModelGroup group) const {
-  std::vector<const MonaiModel*> out;
-  for (const MonaiModel& m : models) {
-    if (modelGroup(m.type) == group) {
-      out.push_back(&m);
-    }
-  }
-  return out;
-}
-
-std::vector<MonaiLabel> parseMonaiLabels(const json& labels) {
-  std::vector<MonaiLabel> out;
+std::vector<ModelLabel> parseMonaiLabels(const json& labels) {
+  std::vector<ModelLabel> out;
   if (labels.is_array()) {
     for (std::size_t n = 0; n < labels.size(); ++n) {
       if (labels[n].is_string() && n < static_cast<std::size_t>(std::numeric_limits<int>::max())) {
@@ -209,18 +142,18 @@ std::vector<MonaiLabel> parseMonaiLabels(const json& labels) {
       }
     }
     std::stable_sort(out.begin(), out.end(),
-                     [](const MonaiLabel& a, const MonaiLabel& b) { return a.value < b.value; });
+                     [](const ModelLabel& a, const ModelLabel& b) { return a.value < b.value; });
   }
   return out;
 }
 
-std::vector<MonaiConfigOption> parseMonaiConfig(const json& config) {
-  std::vector<MonaiConfigOption> out;
+std::vector<ModelOption> parseMonaiConfig(const json& config) {
+  std::vector<ModelOption> out;
   if (!config.is_object()) {
     return out;
   }
   for (const auto& [key, value] : config.items()) {
-    MonaiConfigOption option;
+    ModelOption option;
     option.key = key;
     if (value.is_array()) {
       option.choices.assign(value.begin(), value.end());
@@ -253,7 +186,7 @@ json parseServerJson(std::string_view body, const std::string& what, const std::
   }
 }
 
-MonaiInfo parseMonaiInfo(std::string_view body, const std::string& server) {
+ServerInfo parseMonaiInfo(std::string_view body, const std::string& server) {
   const std::string what = "the server's answer to GET /info/";
   json j = parseServerJson(body, what, server);
   if (!j.is_object()) {
@@ -261,7 +194,7 @@ MonaiInfo parseMonaiInfo(std::string_view body, const std::string& server) {
                 what + " is a JSON " + std::string(j.type_name()) +
                     ", not an object; is this a MONAI Label server?");
   }
-  MonaiInfo info;
+  ServerInfo info;
   info.name = text(j, "name");
   info.version = text(j, "version");
   info.description = text(j, "description");
@@ -269,7 +202,7 @@ MonaiInfo parseMonaiInfo(std::string_view body, const std::string& server) {
   const json& models = member(j, "models");
   if (models.is_object()) {
     for (const auto& [name, value] : models.items()) {
-      MonaiModel model;
+      ModelInfo model;
       model.name = name;
       model.type = text(value, "type");
       model.description = text(value, "description");
@@ -294,7 +227,7 @@ MonaiInfo parseMonaiInfo(std::string_view body, const std::string& server) {
   info.scoring = parseMethods(member(j, "scoring"));
   const json& datastore = member(j, "datastore");
   if (datastore.is_object()) {
-    MonaiDatastoreStats stats;
+    DatastoreStats stats;
     stats.total = asCount(member(datastore, "total"));
     stats.completed = asCount(member(datastore, "completed"));
     const json& tags = member(datastore, "label_tags");

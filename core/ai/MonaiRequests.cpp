@@ -37,9 +37,9 @@ json baseObject(const RequestOptions& options) {
 
 }  // namespace
 
-json configDefaults(const std::vector<MonaiConfigOption>& config) {
+json configDefaults(const std::vector<ModelOption>& config) {
   json out = json::object();
-  for (const MonaiConfigOption& option : config) {
+  for (const ModelOption& option : config) {
     out[option.key] = option.defaultValue;
   }
   return out;

@@ -24,7 +24,7 @@ struct RequestOptions {
 };
 
 // {key: default} for each option, the way Slicer sends a model's config back.
-nlohmann::json configDefaults(const std::vector<MonaiConfigOption>& config);
+nlohmann::json configDefaults(const std::vector<ModelOption>& config);
 
 struct DeepgrowClicks {
   std::string label;  // the segment being grown

@@ -23,30 +23,16 @@ constexpr std::size_t kMaxQuotedInMessage = 60;  // characters of input quoted i
   throw Error(ErrorKind::InvalidInput, {}, what);
 }
 
-char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 std::string toLower(std::string_view s) {
   std::string out(s);
   for (char& c : out) {
-    c = lower(c);
+    c = asciiLower(c);
   }
   return out;
 }
 
 bool isSpace(char c) {
   return c == ' ' || c == '\t';
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (isSpace(s.front()) || s.front() == '\r' || s.front() == '\n')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (isSpace(s.back()) || s.back() == '\r' || s.back() == '\n')) {
-    s.remove_suffix(1);
-  }
-  return s;
 }
 
 // Printable excerpt of untrusted text for an error message.
@@ -96,7 +82,7 @@ HeaderValue parseHeaderValue(std::string_view s) {
         ++pos;
         continue;
       }
-      if (c == '"' && inValue && !sawQuote && std::string_view(trim(value)).empty()) {
+      if (c == '"' && inValue && !sawQuote && std::string_view(trimWhitespace(value)).empty()) {
         value.clear();
         sawQuote = true;
         ++pos;
@@ -122,9 +108,9 @@ HeaderValue parseHeaderValue(std::string_view s) {
       ++pos;  // ';'
     }
     if (!sawQuote) {
-      value = std::string(trim(value));
+      value = std::string(trimWhitespace(value));
     }
-    return std::make_tuple(std::string(trim(key)), std::move(value), inValue);
+    return std::make_tuple(std::string(trimWhitespace(key)), std::move(value), inValue);
   };
   {
     auto [first, rest, hasEquals] = readItem();
@@ -143,7 +129,7 @@ int hexValue(char c) {
   if (c >= '0' && c <= '9') {
     return c - '0';
   }
-  c = lower(c);
+  c = asciiLower(c);
   if (c >= 'a' && c <= 'f') {
     return c - 'a' + 10;
   }
@@ -255,14 +241,14 @@ void readPartHeaders(std::string_view body, std::size_t& pos, MultipartPart& par
     }
     if (isSpace(line.front()) && !headers.empty()) {
       headers.back().second += " ";
-      headers.back().second += trim(line);  // obsolete header folding
+      headers.back().second += trimWhitespace(line);  // obsolete header folding
     } else {
       const std::size_t colon = line.find(':');
       if (colon == std::string_view::npos) {
         continue;  // not a header; ignore
       }
-      headers.emplace_back(toLower(trim(line.substr(0, colon))),
-                           std::string(trim(line.substr(colon + 1))));
+      headers.emplace_back(toLower(trimWhitespace(line.substr(0, colon))),
+                           std::string(trimWhitespace(line.substr(colon + 1))));
     }
     const auto& [key, value] = headers.back();
     if (key == "content-disposition") {
@@ -391,13 +377,13 @@ std::optional<std::string> multipartBoundary(std::string_view contentTypeHeader)
 bool mediaTypeIs(std::string_view contentTypeHeader, std::string_view type,
                  std::string_view subtype) {
   std::string_view media = contentTypeHeader.substr(0, contentTypeHeader.find(';'));
-  media = trim(media);
+  media = trimWhitespace(media);
   const std::size_t slash = media.find('/');
   if (slash == std::string_view::npos) {
     return false;
   }
-  return equalsIgnoreCase(trim(media.substr(0, slash)), type) &&
-         (subtype == "*" || equalsIgnoreCase(trim(media.substr(slash + 1)), subtype));
+  return equalsIgnoreCase(trimWhitespace(media.substr(0, slash)), type) &&
+         (subtype == "*" || equalsIgnoreCase(trimWhitespace(media.substr(slash + 1)), subtype));
 }
 
 std::optional<std::string> headerParameter(std::string_view headerValue, std::string_view key) {

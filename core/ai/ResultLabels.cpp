@@ -14,7 +14,7 @@ namespace {
 
 std::vector<Segment> segmentsFor(const ResultLabelNames& names) {
   std::vector<Segment> segments;
-  for (const MonaiLabel& l : names.labels) {
+  for (const ModelLabel& l : names.labels) {
     if (!l.background && l.value > 0 && l.value <= 65535) {
       Segment s = defaultSegment(static_cast<std::uint16_t>(l.value));
       s.name = l.name;

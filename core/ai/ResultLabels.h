@@ -15,7 +15,7 @@
 namespace delineate::core::ai {
 
 struct ResultLabelNames {
-  std::vector<MonaiLabel> labels;  // value -> name; background entries are skipped
+  std::vector<ModelLabel> labels;  // value -> name; background entries are skipped
   // The segment of value 1 when `labels` names none (the label the clicks were for, or the
   // model's name).
   std::string fallback;

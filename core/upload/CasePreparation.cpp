@@ -48,9 +48,9 @@ std::string caseId(const Volume& image, const std::string& prefix) {
   return prefix + "-" + sha256OfBytes(grid.str() + voxels).substr(0, 12);
 }
 
-std::string schemaText(const std::vector<ai::MonaiLabel>& schema) {
+std::string schemaText(const std::vector<ai::ModelLabel>& schema) {
   std::string out;
-  for (const ai::MonaiLabel& l : schema) {
+  for (const ai::ModelLabel& l : schema) {
     if (!l.background) {
       out += (out.empty() ? "" : ", ") + std::to_string(l.value) + " " + l.name;
     }
@@ -71,8 +71,8 @@ std::map<std::uint16_t, std::uint16_t> schemaValues(const LabelMap& file, bool h
       continue;
     }
     const Segment* segment = file.segment(value);
-    const ai::MonaiLabel* match = nullptr;
-    for (const ai::MonaiLabel& l : options.schema) {
+    const ai::ModelLabel* match = nullptr;
+    for (const ai::ModelLabel& l : options.schema) {
       const bool same = hasTable && segment ? lower(l.name) == lower(segment->name)
                                             : l.value == static_cast<int>(value);
       if (!l.background && same) {
@@ -111,7 +111,7 @@ std::vector<std::uint16_t> valuesPresent(const LabelMap& map) {
 }
 
 std::string nameOf(std::uint16_t value, const PrepareOptions& options, const LabelMap* file) {
-  for (const ai::MonaiLabel& l : options.schema) {
+  for (const ai::ModelLabel& l : options.schema) {
     if (l.value == value && !l.background) {
       return l.name;
     }

@@ -34,7 +34,7 @@ struct LintFinding {
 
 struct PrepareOptions {
   // The server's labels (names and values; background ignored); empty: keep the files' values.
-  std::vector<ai::MonaiLabel> schema;
+  std::vector<ai::ModelLabel> schema;
   std::string idPrefix = "case";
   bool allowEmptyLabel = false;
   // The server's de-identification setting: on, an image that may show identifying text in its

@@ -20,6 +20,9 @@ struct BackendSettings {
   // What the server is trusted with (de-identify before sending, on by default). Appended last,
   // so that the fields above keep their place for a plugin built before it.
   core::deid::OutboundPolicy outbound;
+  // Servers with sessions (MONAI Label, Clara AIAA): true, the image goes once into a session
+  // and later requests refer to it; false, every request carries the image (one call, scripts).
+  bool useSessions = true;
 };
 
 }  // namespace delineate::plugins

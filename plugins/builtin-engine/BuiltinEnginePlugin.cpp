@@ -1,11 +1,10 @@
 #include "plugins/builtin-engine/BuiltinEnginePlugin.h"
 
-#include "annotation/engine/LocalEngineBackend.h"
-
 namespace delineate::plugins {
 
-std::shared_ptr<core::ai::AiBackend> BuiltinEnginePlugin::create(const BackendSettings&) const {
-  return std::make_shared<annotation::LocalEngineBackend>();
+std::shared_ptr<core::ai::AiBackend> BuiltinEnginePlugin::create(
+    const BackendSettings& settings) const {
+  return builtinEngineKind().create(settings);
 }
 
 }  // namespace delineate::plugins

@@ -4,6 +4,7 @@
 #include <QObject>
 
 #include "plugins/api/AiBackendFactory.h"
+#include "plugins/builtin-engine/BuiltinEngineKind.h"
 
 namespace delineate::plugins {
 
@@ -13,9 +14,8 @@ class BuiltinEnginePlugin : public QObject, public AiBackendFactory {
   Q_INTERFACES(delineate::plugins::AiBackendFactory)
 
  public:
-  std::string kind() const override { return "builtin"; }
-  std::string displayName() const override { return "Built-in engine"; }
-  // Local: the settings (URL, token, timeouts) do not apply.
+  std::string kind() const override { return builtinEngineKind().kind; }
+  std::string displayName() const override { return builtinEngineKind().displayName; }
   std::shared_ptr<core::ai::AiBackend> create(const BackendSettings& settings) const override;
 };
 

@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "core/ai/Dextr3dCrop.h"
 #include "core/ai/InferResponse.h"
+#include "core/ai/MonaiInfo.h"
 #include "core/ai/MonaiRequests.h"
 #include "core/ai/Multipart.h"
 #include "core/ai/ResultLabels.h"

@@ -3,6 +3,7 @@
 #include <QObject>
 
 #include "plugins/api/AiBackendFactory.h"
+#include "plugins/clara-aiaa/ClaraAiaaKind.h"
 
 namespace delineate::plugins {
 
@@ -12,8 +13,8 @@ class ClaraAiaaPlugin : public QObject, public AiBackendFactory {
   Q_INTERFACES(delineate::plugins::AiBackendFactory)
 
  public:
-  std::string kind() const override { return "clara-aiaa"; }
-  std::string displayName() const override { return "Clara AIAA"; }
+  std::string kind() const override { return claraAiaaKind().kind; }
+  std::string displayName() const override { return claraAiaaKind().displayName; }
   std::shared_ptr<core::ai::AiBackend> create(const BackendSettings& settings) const override;
 };
 

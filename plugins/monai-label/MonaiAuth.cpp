@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/ai/InferResponse.h"
+#include "core/ai/MonaiInfo.h"
 #include "core/ai/MonaiRequests.h"
 
 namespace delineate::plugins {

@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "core/ai/InferResponse.h"
+#include "core/ai/MonaiInfo.h"
 #include "core/ai/MonaiRequests.h"
 #include "core/ai/Multipart.h"
 #include "core/ai/ResultLabels.h"
@@ -141,7 +142,7 @@ json MonaiLabelBackend::inferParams(const ai::InferRequest& request, core::Progr
   if (!known) {
     known = info(progress);
   }
-  const ai::MonaiModel* model = known->findModel(request.model);
+  const ai::ModelInfo* model = known->findModel(request.model);
   if (model == nullptr) {
     throw core::Error(core::ErrorKind::InvalidInput, config_.url,
                       "the server has no model named '" + request.model + "'");
@@ -161,7 +162,7 @@ json MonaiLabelBackend::inferParams(const ai::InferRequest& request, core::Progr
     return params;
   }
   switch (ai::modelGroup(model->type)) {
-    case ai::MonaiModelGroup::Deepgrow: {
+    case ai::ModelGroup::Deepgrow: {
       ai::DeepgrowClicks clicks;
       clicks.label = request.label;
       clicks.foreground = request.foreground;
@@ -170,7 +171,7 @@ json MonaiLabelBackend::inferParams(const ai::InferRequest& request, core::Progr
       clicks.resetState = request.foreground.size() == 1 && request.background.empty();
       return ai::deepgrowParams(clicks, options);
     }
-    case ai::MonaiModelGroup::Deepedit: {
+    case ai::ModelGroup::Deepedit: {
       ai::DeepeditClicks clicks;
       clicks.label = request.label;
       clicks.perLabel = request.perLabel;
@@ -187,7 +188,7 @@ json MonaiLabelBackend::inferParams(const ai::InferRequest& request, core::Progr
 
 std::shared_ptr<core::LabelMap> MonaiLabelBackend::labelsFrom(
     const std::string& bytes, const std::string& name, const ai::InferRequest& request,
-    const std::vector<ai::MonaiLabel>& names, core::ProgressSink& progress) const {
+    const std::vector<ai::ModelLabel>& names, core::ProgressSink& progress) const {
   const ai::ResultLabelNames labels{names, request.label.empty() ? request.model : request.label};
   return ai::resultLabelMapFromBytes(bytes, name, request.image->geometry(), request.model, labels,
                                      config_.url, progress);
@@ -198,8 +199,8 @@ bool MonaiLabelBackend::resultIsJsonOnly(const ai::InferRequest& request) {
     return false;
   }
   std::lock_guard lock(mutex_);
-  const ai::MonaiModel* model = info_ ? info_->findModel(request.model) : nullptr;
-  return model != nullptr && ai::modelGroup(model->type) == ai::MonaiModelGroup::Others;
+  const ai::ModelInfo* model = info_ ? info_->findModel(request.model) : nullptr;
+  return model != nullptr && ai::modelGroup(model->type) == ai::ModelGroup::Others;
 }
 
 ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
@@ -265,11 +266,11 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
       result.timings.totalSeconds = since(start);
       return result;
     }
-    std::vector<ai::MonaiLabel> names = answer.labelNames;
+    std::vector<ai::ModelLabel> names = answer.labelNames;
     if (names.empty()) {
       std::lock_guard lock(mutex_);
       if (info_) {
-        if (const ai::MonaiModel* m = info_->findModel(request.model)) {
+        if (const ai::ModelInfo* m = info_->findModel(request.model)) {
           names = m->labels;
         }
       }

@@ -107,13 +107,13 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   std::string createSession(const core::Volume& image, core::ai::InferTimings& timings,
                             core::ProgressSink& progress);
   nlohmann::json inferParams(const core::ai::InferRequest& request, core::ProgressSink& progress);
-  // Whether the request's model has no voxel output (MonaiModelGroup::Others: detection,
+  // Whether the request's model has no voxel output (ModelGroup::Others: detection,
   // classification, ...), so that an answer of JSON alone is its whole result; for the other
   // models such an answer is an error, as it always was.
   bool resultIsJsonOnly(const core::ai::InferRequest& request);
   std::shared_ptr<core::LabelMap> labelsFrom(const std::string& bytes, const std::string& name,
                                              const core::ai::InferRequest& request,
-                                             const std::vector<core::ai::MonaiLabel>& names,
+                                             const std::vector<core::ai::ModelLabel>& names,
                                              core::ProgressSink& progress) const;
 
   MonaiServerConfig config_;

@@ -3,6 +3,7 @@
 #include <QObject>
 
 #include "plugins/api/AiBackendFactory.h"
+#include "plugins/monai-label/MonaiLabelKind.h"
 
 namespace delineate::plugins {
 
@@ -12,8 +13,8 @@ class MonaiLabelPlugin : public QObject, public AiBackendFactory {
   Q_INTERFACES(delineate::plugins::AiBackendFactory)
 
  public:
-  std::string kind() const override { return "monai-label"; }
-  std::string displayName() const override { return "MONAI Label"; }
+  std::string kind() const override { return monaiLabelKind().kind; }
+  std::string displayName() const override { return monaiLabelKind().displayName; }
   std::shared_ptr<core::ai::AiBackend> create(const BackendSettings& settings) const override;
 };
 

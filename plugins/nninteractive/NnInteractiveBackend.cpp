@@ -377,7 +377,7 @@ ai::ServerInfo NnInteractiveBackend::info(core::ProgressSink& progress) {
   const std::string license =
       caps.value("license", json("")).is_string() ? caps.value("license", "") : "";
   info.description = "nnInteractive v2 server" + (license.empty() ? "" : "; licence: " + license);
-  ai::MonaiModel model;
+  ai::ModelInfo model;
   model.name = kModel;
   model.type = "deepgrow";
   model.description = "Promptable 3-D segmentation: points, boxes, scribbles, lassos" +

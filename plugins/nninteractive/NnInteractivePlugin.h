@@ -4,6 +4,7 @@
 #include <QObject>
 
 #include "plugins/api/AiBackendFactory.h"
+#include "plugins/nninteractive/NnInteractiveKind.h"
 
 namespace delineate::plugins {
 
@@ -13,8 +14,8 @@ class NnInteractivePlugin : public QObject, public AiBackendFactory {
   Q_INTERFACES(delineate::plugins::AiBackendFactory)
 
  public:
-  std::string kind() const override { return "nninteractive"; }
-  std::string displayName() const override { return "nnInteractive"; }
+  std::string kind() const override { return nnInteractiveKind().kind; }
+  std::string displayName() const override { return nnInteractiveKind().displayName; }
   std::shared_ptr<core::ai::AiBackend> create(const BackendSettings& settings) const override;
 };
 

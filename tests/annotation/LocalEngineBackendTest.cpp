@@ -59,7 +59,7 @@ TEST(LocalEngineBackend, ListsAClickModelAndAnExtremePointModel) {
   const auto info = engine.info(progress);
   ASSERT_NE(info.findModel(annotation::LocalEngineBackend::kClickModel), nullptr);
   ASSERT_NE(info.findModel(annotation::LocalEngineBackend::kExtremeModel), nullptr);
-  EXPECT_EQ(info.modelsIn(core::ai::MonaiModelGroup::Deepgrow).size(), 1u);
+  EXPECT_EQ(info.modelsIn(core::ai::ModelGroup::Deepgrow).size(), 1u);
 }
 
 TEST(LocalEngineBackend, OneClickAndSixExtremePointsBothGiveTheBall) {
@@ -111,7 +111,7 @@ TEST(LocalEngineBackend, TheAutomaticDemoModelSegmentsTheSampleBrainWithoutClick
   annotation::LocalEngineBackend engine;
   core::NullProgress progress;
   const auto info = engine.info(progress);
-  const auto automatic = info.modelsIn(core::ai::MonaiModelGroup::Automatic);
+  const auto automatic = info.modelsIn(core::ai::ModelGroup::Automatic);
   ASSERT_EQ(automatic.size(), 1u);
   EXPECT_EQ(automatic[0]->name, annotation::LocalEngineBackend::kBrainMrModel);
   ASSERT_EQ(automatic[0]->labels.size(), 4u);

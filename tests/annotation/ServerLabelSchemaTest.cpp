@@ -5,13 +5,14 @@
 
 #include "annotation/ai/ServerLabelSchema.h"
 #include "core/Error.h"
+#include "core/ai/MonaiInfo.h"
 
 using namespace delineate;
 using namespace delineate::annotation;
 
 namespace {
 
-core::ai::MonaiInfo serverInfo() {
+core::ai::ServerInfo serverInfo() {
   return core::ai::parseMonaiInfo(R"({
     "labels": [],
     "models": {"seg": {"type": "segmentation", "labels": {"background": 0, "spleen": 1,

@@ -30,16 +30,16 @@ TEST(AiaaModels, ListsModelsWithKindLabelsAndCropParameters) {
   EXPECT_DOUBLE_EQ(models[2].paddingMm, 20.0) << "the AIAA default";
   EXPECT_EQ(models[2].roi, (Size3{128, 128, 128}));
 
-  const MonaiInfo info = aiaaInfo(models, "http://aiaa:5000");
+  const ServerInfo info = aiaaInfo(models, "http://aiaa:5000");
   ASSERT_EQ(info.models.size(), 3u);
-  const MonaiModel* dextr = info.findModel("clara_ct_annotation_spleen");
+  const ModelInfo* dextr = info.findModel("clara_ct_annotation_spleen");
   ASSERT_NE(dextr, nullptr);
   EXPECT_EQ(dextr->type, "dextr3d");
-  const MonaiModel* grow = info.findModel("clara_deepgrow_2d");
-  EXPECT_EQ(modelGroup(grow->type), MonaiModelGroup::Deepgrow);
+  const ModelInfo* grow = info.findModel("clara_deepgrow_2d");
+  EXPECT_EQ(modelGroup(grow->type), ModelGroup::Deepgrow);
   EXPECT_EQ(grow->dimension, 2);
-  const MonaiModel* liver = info.findModel("clara_ct_seg_liver");
-  EXPECT_EQ(modelGroup(liver->type), MonaiModelGroup::Automatic);
+  const ModelInfo* liver = info.findModel("clara_ct_seg_liver");
+  EXPECT_EQ(modelGroup(liver->type), ModelGroup::Automatic);
   ASSERT_EQ(liver->labels.size(), 2u);
   EXPECT_EQ(liver->labels[1].name, "tumor");
   EXPECT_EQ(liver->labels[1].value, 2);

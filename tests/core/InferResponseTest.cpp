@@ -52,9 +52,9 @@ TEST(InferResponse, MultipartGivesParamsAndImage) {
     EXPECT_EQ(r.imageFilename, "tmpq1w2e3.nii.gz");
     EXPECT_EQ(r.imageContentType, "application/octet-stream");
     ASSERT_EQ(r.labelNames.size(), 3u);
-    EXPECT_EQ(r.labelNames[0], (MonaiLabel{"background", 0, true}));
-    EXPECT_EQ(r.labelNames[1], (MonaiLabel{"spleen", 1, false}));
-    EXPECT_EQ(r.labelNames[2], (MonaiLabel{"liver", 2, false}));
+    EXPECT_EQ(r.labelNames[0], (ModelLabel{"background", 0, true}));
+    EXPECT_EQ(r.labelNames[1], (ModelLabel{"spleen", 1, false}));
+    EXPECT_EQ(r.labelNames[2], (ModelLabel{"liver", 2, false}));
     EXPECT_DOUBLE_EQ(r.latencies.pre.value(), 0.5);
     EXPECT_DOUBLE_EQ(r.latencies.infer.value(), 2.25);
     EXPECT_DOUBLE_EQ(r.latencies.invert.value(), 0.1);
@@ -80,7 +80,7 @@ TEST(InferResponse, ImagePartUnderAnotherNameIsTheFirstFilePart) {
   EXPECT_EQ(v1.image, "MASK");
   EXPECT_FALSE(v1.imageFilename.has_value());
   ASSERT_EQ(v1.labelNames.size(), 1u);
-  EXPECT_EQ(v1.labelNames[0], (MonaiLabel{"liver", 1, false}));
+  EXPECT_EQ(v1.labelNames[0], (ModelLabel{"liver", 1, false}));
 }
 
 TEST(InferResponse, JsonAnswerHasParamsOnly) {

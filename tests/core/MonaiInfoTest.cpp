@@ -55,48 +55,48 @@ std::string infoErrorOf(const std::string& body) {
 
 }  // namespace
 
-TEST(MonaiInfo, ReadsTheAppAndItsModels) {
-  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+TEST(ServerInfo, ReadsTheAppAndItsModels) {
+  const ServerInfo info = parseMonaiInfo(kRadiologyInfo);
   EXPECT_EQ(info.name, "MONAILabel - Radiology (0.8.1)");
   EXPECT_EQ(info.version, "0.8.1");
   EXPECT_EQ(info.description, "DeepLearning models for radiology");
   ASSERT_EQ(info.labels.size(), 3u);
-  EXPECT_EQ(info.labels[0], (MonaiLabel{"background", 0, true}));
+  EXPECT_EQ(info.labels[0], (ModelLabel{"background", 0, true}));
   ASSERT_EQ(info.models.size(), 7u);
 
-  const MonaiModel* spleen = info.findModel("segmentation_spleen");
+  const ModelInfo* spleen = info.findModel("segmentation_spleen");
   ASSERT_NE(spleen, nullptr);
   EXPECT_EQ(spleen->type, "segmentation");
   EXPECT_EQ(spleen->dimension, 3);
   EXPECT_EQ(spleen->description, "A pre-trained model for spleen");
   ASSERT_EQ(spleen->labels.size(), 2u);
-  EXPECT_EQ(spleen->labels[0], (MonaiLabel{"spleen", 1, false}));
-  EXPECT_EQ(spleen->labels[1], (MonaiLabel{"liver", 2, false}));
+  EXPECT_EQ(spleen->labels[0], (ModelLabel{"spleen", 1, false}));
+  EXPECT_EQ(spleen->labels[1], (ModelLabel{"liver", 2, false}));
 
   EXPECT_EQ(info.findModel("deepgrow_2d")->dimension, 2);
   EXPECT_TRUE(info.findModel("deepgrow_3d")->labels.empty());
   EXPECT_EQ(info.findModel("nope"), nullptr);
 }
 
-TEST(MonaiInfo, DictLabelsAreSortedByValueWithBackgroundKeptAndFlagged) {
-  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+TEST(ServerInfo, DictLabelsAreSortedByValueWithBackgroundKeptAndFlagged) {
+  const ServerInfo info = parseMonaiInfo(kRadiologyInfo);
   const auto& deepedit = info.findModel("deepedit")->labels;
   ASSERT_EQ(deepedit.size(), 3u);
-  EXPECT_EQ(deepedit[0], (MonaiLabel{"background", 0, true}));
-  EXPECT_EQ(deepedit[1], (MonaiLabel{"spleen", 1, false}));
-  EXPECT_EQ(deepedit[2], (MonaiLabel{"liver", 2, false}));
+  EXPECT_EQ(deepedit[0], (ModelLabel{"background", 0, true}));
+  EXPECT_EQ(deepedit[1], (ModelLabel{"spleen", 1, false}));
+  EXPECT_EQ(deepedit[2], (ModelLabel{"liver", 2, false}));
   const auto& vista = info.findModel("vista3d")->labels;
   ASSERT_EQ(vista.size(), 3u);
   EXPECT_EQ(vista[0].name, "liver");
-  EXPECT_EQ(vista[1], (MonaiLabel{"spleen", 3, false}));
-  EXPECT_EQ(vista[2], (MonaiLabel{"kidney", 5, false}));
+  EXPECT_EQ(vista[1], (ModelLabel{"spleen", 3, false}));
+  EXPECT_EQ(vista[2], (ModelLabel{"kidney", 5, false}));
 }
 
-TEST(MonaiInfo, ListLabelsTakePositionPlusOne) {
+TEST(ServerInfo, ListLabelsTakePositionPlusOne) {
   const auto labels = parseMonaiLabels(nlohmann::json::parse(R"(["spleen", 7, "liver"])"));
   ASSERT_EQ(labels.size(), 2u);
-  EXPECT_EQ(labels[0], (MonaiLabel{"spleen", 1, false}));
-  EXPECT_EQ(labels[1], (MonaiLabel{"liver", 3, false}));
+  EXPECT_EQ(labels[0], (ModelLabel{"spleen", 1, false}));
+  EXPECT_EQ(labels[1], (ModelLabel{"liver", 3, false}));
   const auto named = parseMonaiLabels(nlohmann::json::parse(R"(["background", "tumour"])"));
   EXPECT_TRUE(named[0].background);  // named background, though its value is 1
   EXPECT_FALSE(named[1].background);
@@ -104,36 +104,35 @@ TEST(MonaiInfo, ListLabelsTakePositionPlusOne) {
   const auto odd = parseMonaiLabels(
       nlohmann::json::parse(R"({"a": 1.0, "b": "2", "c": 2.5, "d": null, "e": 1e30, "f": [1]})"));
   ASSERT_EQ(odd.size(), 2u);
-  EXPECT_EQ(odd[0], (MonaiLabel{"a", 1, false}));
-  EXPECT_EQ(odd[1], (MonaiLabel{"b", 2, false}));
+  EXPECT_EQ(odd[0], (ModelLabel{"a", 1, false}));
+  EXPECT_EQ(odd[1], (ModelLabel{"b", 2, false}));
   EXPECT_TRUE(parseMonaiLabels(nlohmann::json(5)).empty());
 }
 
-TEST(MonaiInfo, GroupsModelsForTheUser) {
-  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
-  const auto names = [&](MonaiModelGroup g) {
+TEST(ServerInfo, GroupsModelsForTheUser) {
+  const ServerInfo info = parseMonaiInfo(kRadiologyInfo);
+  const auto names = [&](ModelGroup g) {
     std::vector<std::string> out;
-    for (const MonaiModel* m : info.modelsIn(g)) {
+    for (const ModelInfo* m : info.modelsIn(g)) {
       out.push_back(m->name);
     }
     return out;
   };
-  EXPECT_EQ(names(MonaiModelGroup::Automatic),
+  EXPECT_EQ(names(ModelGroup::Automatic),
             (std::vector<std::string>{"segmentation_spleen", "vista3d"}));
-  EXPECT_EQ(names(MonaiModelGroup::Deepgrow),
-            (std::vector<std::string>{"deepgrow_2d", "deepgrow_3d"}));
-  EXPECT_EQ(names(MonaiModelGroup::Deepedit), (std::vector<std::string>{"deepedit"}));
-  EXPECT_EQ(names(MonaiModelGroup::Scribbles), (std::vector<std::string>{"Histogram+GraphCut"}));
-  EXPECT_EQ(names(MonaiModelGroup::Others), (std::vector<std::string>{"classify"}));
-  EXPECT_EQ(modelGroup("Segmentation"), MonaiModelGroup::Automatic);
-  EXPECT_EQ(modelGroup(""), MonaiModelGroup::Automatic);
-  EXPECT_EQ(modelGroup("detection"), MonaiModelGroup::Others);
-  EXPECT_EQ(modelGroup("DEXTR3D"), MonaiModelGroup::ExtremePoints);
-  EXPECT_STREQ(toString(MonaiModelGroup::Deepedit), "deepedit");
+  EXPECT_EQ(names(ModelGroup::Deepgrow), (std::vector<std::string>{"deepgrow_2d", "deepgrow_3d"}));
+  EXPECT_EQ(names(ModelGroup::Deepedit), (std::vector<std::string>{"deepedit"}));
+  EXPECT_EQ(names(ModelGroup::Scribbles), (std::vector<std::string>{"Histogram+GraphCut"}));
+  EXPECT_EQ(names(ModelGroup::Others), (std::vector<std::string>{"classify"}));
+  EXPECT_EQ(modelGroup("Segmentation"), ModelGroup::Automatic);
+  EXPECT_EQ(modelGroup(""), ModelGroup::Automatic);
+  EXPECT_EQ(modelGroup("detection"), ModelGroup::Others);
+  EXPECT_EQ(modelGroup("DEXTR3D"), ModelGroup::ExtremePoints);
+  EXPECT_STREQ(toString(ModelGroup::Deepedit), "deepedit");
 }
 
-TEST(MonaiInfo, ConfigOptionsKeepDefaultsAndChoices) {
-  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+TEST(ServerInfo, ConfigOptionsKeepDefaultsAndChoices) {
+  const ServerInfo info = parseMonaiInfo(kRadiologyInfo);
   const auto& config = info.findModel("segmentation_spleen")->config;
   ASSERT_EQ(config.size(), 4u);  // key order
   EXPECT_EQ(config[0].key, "device");
@@ -156,8 +155,8 @@ TEST(MonaiInfo, ConfigOptionsKeepDefaultsAndChoices) {
   EXPECT_EQ(info.trainers[0].config[2].defaultValue, "mlflow");
 }
 
-TEST(MonaiInfo, StrategiesScoringAndDatastore) {
-  const MonaiInfo info = parseMonaiInfo(kRadiologyInfo);
+TEST(ServerInfo, StrategiesScoringAndDatastore) {
+  const ServerInfo info = parseMonaiInfo(kRadiologyInfo);
   ASSERT_EQ(info.strategies.size(), 2u);
   EXPECT_EQ(info.strategies[0].name, "first");
   EXPECT_EQ(info.strategies[1].description, "Random");
@@ -171,13 +170,13 @@ TEST(MonaiInfo, StrategiesScoringAndDatastore) {
   EXPECT_EQ(info.raw["version"], "0.8.1");
 }
 
-TEST(MonaiInfo, MissingAndOddFieldsAreTolerated) {
-  const MonaiInfo empty = parseMonaiInfo("{}");
+TEST(ServerInfo, MissingAndOddFieldsAreTolerated) {
+  const ServerInfo empty = parseMonaiInfo("{}");
   EXPECT_TRUE(empty.name.empty());
   EXPECT_TRUE(empty.models.empty());
   EXPECT_FALSE(empty.datastore.has_value());
 
-  const MonaiInfo odd = parseMonaiInfo(R"({
+  const ServerInfo odd = parseMonaiInfo(R"({
     "name": 7, "version": null, "labels": "spleen",
     "models": {"m": {"type": 3, "dimension": "x", "labels": {"a": -1}, "config": []},
                "n": null, "o": {"dimension": 2.0, "extra": {"nested": true}}},
@@ -191,14 +190,14 @@ TEST(MonaiInfo, MissingAndOddFieldsAreTolerated) {
   EXPECT_EQ(odd.models[0].labels[0].value, -1);
   EXPECT_TRUE(odd.models[0].config.empty());
   EXPECT_EQ(odd.models[1].name, "n");
-  EXPECT_EQ(modelGroup(odd.models[1].type), MonaiModelGroup::Automatic);
+  EXPECT_EQ(modelGroup(odd.models[1].type), ModelGroup::Automatic);
   EXPECT_EQ(odd.models[2].dimension, 2);
   ASSERT_EQ(odd.strategies.size(), 1u);
   EXPECT_EQ(odd.strategies[0].name, "random");
   EXPECT_EQ(odd.datastore->total, 0);
 }
 
-TEST(MonaiInfo, AnswersThatAreNotAnObjectNameTheProblem) {
+TEST(ServerInfo, AnswersThatAreNotAnObjectNameTheProblem) {
   EXPECT_NE(infoErrorOf("[1, 2]").find("GET /info/ is a JSON array, not an object"),
             std::string::npos);
   EXPECT_NE(infoErrorOf("\"ok\"").find("is a JSON string"), std::string::npos);
@@ -211,10 +210,10 @@ TEST(MonaiInfo, AnswersThatAreNotAnObjectNameTheProblem) {
             std::string::npos);
 }
 
-TEST(MonaiInfo, TrainingProgressOfEachTrainer) {
+TEST(ServerInfo, TrainingProgressOfEachTrainer) {
   // MONAI Label's stats after the second of ten epochs, with validation, and delineate-server's
   // per-epoch history.
-  const MonaiInfo info = parseMonaiInfo(R"({"train_stats": {
+  const ServerInfo info = parseMonaiInfo(R"({"train_stats": {
     "segmentation_spleen": {"rank": 0, "current_epoch": 2, "current_iteration": 8,
       "total_epochs": 10, "total_iterations": 40, "epoch": 2, "start_ts": 1700000000,
       "total_time": "0:00:31", "best_metric": 0.81,
@@ -226,7 +225,7 @@ TEST(MonaiInfo, TrainingProgressOfEachTrainer) {
                   {"epoch": 2, "train_loss": 0.42, "val_mean_dice": 0.8}]},
     "deepedit": {}}})");
   ASSERT_EQ(info.trainerStats.size(), 2u);
-  const MonaiTrainStats* spleen = info.findTrainStats("segmentation_spleen");
+  const TrainerStats* spleen = info.findTrainStats("segmentation_spleen");
   ASSERT_NE(spleen, nullptr);
   EXPECT_FALSE(spleen->empty());
   EXPECT_EQ(spleen->currentEpoch, 2);
@@ -242,9 +241,9 @@ TEST(MonaiInfo, TrainingProgressOfEachTrainer) {
   ASSERT_EQ(spleen->history.size(), 2u);
   EXPECT_EQ(spleen->history[1].epoch, 2);
   EXPECT_EQ(spleen->history[1].metrics,
-            (MonaiMetrics{{"train_loss", 0.42}, {"val_mean_dice", 0.8}}));
+            (TrainerMetrics{{"train_loss", 0.42}, {"val_mean_dice", 0.8}}));
 
-  const MonaiTrainStats* idle = info.findTrainStats("deepedit");
+  const TrainerStats* idle = info.findTrainStats("deepedit");
   ASSERT_NE(idle, nullptr);
   EXPECT_TRUE(idle->empty());
   EXPECT_EQ(idle->currentEpoch, 0);
@@ -253,12 +252,12 @@ TEST(MonaiInfo, TrainingProgressOfEachTrainer) {
   EXPECT_EQ(info.findTrainStats("nobody"), nullptr);
 }
 
-TEST(MonaiInfo, TrainingProgressWithoutValidationOrHistory) {
-  const MonaiInfo info = parseMonaiInfo(R"({"train_stats": {"t": {
+TEST(ServerInfo, TrainingProgressWithoutValidationOrHistory) {
+  const ServerInfo info = parseMonaiInfo(R"({"train_stats": {"t": {
     "epoch": 3, "total_epochs": 4,
     "train": {"metrics": {"train_dice": 0.5}, "key_metric_name": "train_dice",
               "best_metric": 0.55, "best_metric_epoch": 2}}}})");
-  const MonaiTrainStats* t = info.findTrainStats("t");
+  const TrainerStats* t = info.findTrainStats("t");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->currentEpoch, 3);  // `epoch` when `current_epoch` is absent
   EXPECT_EQ(t->keyMetricName, "train_dice");
@@ -267,8 +266,8 @@ TEST(MonaiInfo, TrainingProgressWithoutValidationOrHistory) {
   EXPECT_TRUE(t->history.empty());
 }
 
-TEST(MonaiInfo, OddTrainingProgressIsReadAsFarAsItMakesSense) {
-  const MonaiInfo info = parseMonaiInfo(R"({"train_stats": {
+TEST(ServerInfo, OddTrainingProgressIsReadAsFarAsItMakesSense) {
+  const ServerInfo info = parseMonaiInfo(R"({"train_stats": {
     "a": {"current_epoch": "2", "total_epochs": -5, "best_metric": "high",
           "train": {"metrics": {"loss": null, "dice": true, "ok": 0.5, "n": [1]},
                     "key_metric_name": 3, "best_metric_epoch": 1.5},
@@ -276,17 +275,17 @@ TEST(MonaiInfo, OddTrainingProgressIsReadAsFarAsItMakesSense) {
                                   {"epoch": 1e300, "d": 0.2}]},
     "b": [1, 2], "c": null, "d": "running"}})");
   ASSERT_EQ(info.trainerStats.size(), 4u);
-  const MonaiTrainStats* a = info.findTrainStats("a");
+  const TrainerStats* a = info.findTrainStats("a");
   ASSERT_NE(a, nullptr);
   EXPECT_EQ(a->currentEpoch, 0);
   EXPECT_EQ(a->totalEpochs, 0);
   EXPECT_FALSE(a->bestMetric.has_value());
   EXPECT_FALSE(a->bestMetricEpoch.has_value());
   EXPECT_TRUE(a->keyMetricName.empty());
-  EXPECT_EQ(a->metrics, (MonaiMetrics{{"ok", 0.5}}));
+  EXPECT_EQ(a->metrics, (TrainerMetrics{{"ok", 0.5}}));
   ASSERT_EQ(a->history.size(), 3u);  // the objects; an entry without an epoch takes its place
   EXPECT_EQ(a->history[0].epoch, 2);
-  EXPECT_EQ(a->history[0].metrics, (MonaiMetrics{{"train_loss", 0.9}}));
+  EXPECT_EQ(a->history[0].metrics, (TrainerMetrics{{"train_loss", 0.9}}));
   EXPECT_EQ(a->history[1].epoch, 3);
   EXPECT_EQ(a->history[2].epoch, 5);
   for (const char* name : {"b", "c", "d"}) {

@@ -1,3 +1,4 @@
+#include "core/ai/MonaiInfo.h"
 #include "core/ai/MonaiRequests.h"
 
 #include <gtest/gtest.h>
@@ -58,7 +59,7 @@ TEST(MonaiRequests, DeepeditSendsAListPerLabelAndBackground) {
 }
 
 TEST(MonaiRequests, AutomaticUsesConfigDefaultsButOurResultKeysWin) {
-  const MonaiInfo info = parseMonaiInfo(R"({"models": {"seg": {"type": "segmentation",
+  const ServerInfo info = parseMonaiInfo(R"({"models": {"seg": {"type": "segmentation",
       "config": {"device": ["cuda", "cpu"], "largest_cc": true, "result_extension": ".nrrd",
                  "sw_overlap": 0.25}}}})");
   RequestOptions options;

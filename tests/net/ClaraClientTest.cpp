@@ -65,9 +65,9 @@ TEST(ClaraClient, ModelsComeWithTheirKindAndDextr3dCropParameters) {
   EXPECT_EQ(dextr.roi[0], server::AiaaApi::kDextr3dRoi);
   // The same as the workstation sees them: grouped as MONAI Label's kinds.
   const core::ai::ServerInfo info = client.info(progress);
-  EXPECT_EQ(info.modelsIn(core::ai::MonaiModelGroup::Deepgrow).size(), 1u);
+  EXPECT_EQ(info.modelsIn(core::ai::ModelGroup::Deepgrow).size(), 1u);
   ASSERT_NE(info.findModel(annotation::LocalEngineBackend::kExtremeModel), nullptr);
-  EXPECT_EQ(info.modelsIn(core::ai::MonaiModelGroup::ExtremePoints).size(), 1u);
+  EXPECT_EQ(info.modelsIn(core::ai::ModelGroup::ExtremePoints).size(), 1u);
 }
 
 TEST(ClaraClient, DeepgrowClicksSendTheImageOnceInASession) {

@@ -122,11 +122,11 @@ TEST(MammoServer, InfoListsTheDemonstrationDetector) {
   MonaiLabelBackend client(mammoConfigFor(server.url()));
   core::NullProgress progress;
   const core::ai::ServerInfo info = client.info(progress);
-  const core::ai::MonaiModel* m = info.findModel(server::kMammoDetectorModel);
+  const core::ai::ModelInfo* m = info.findModel(server::kMammoDetectorModel);
   ASSERT_NE(m, nullptr);
   EXPECT_EQ(m->type, "detection");
   EXPECT_EQ(m->dimension, 2);
-  EXPECT_EQ(core::ai::modelGroup(m->type), core::ai::MonaiModelGroup::Others);
+  EXPECT_EQ(core::ai::modelGroup(m->type), core::ai::ModelGroup::Others);
   ASSERT_EQ(m->labels.size(), 3u);
   EXPECT_EQ(m->labels[0].name, "mass");
   EXPECT_EQ(m->labels[0].value, 1);
@@ -334,7 +334,7 @@ TEST(MammoServer, AProbabilityImageAnswerBecomesEachViewsHeatmap) {
   const std::vector<core::mammo::DetectorImage>& inputs = left.inputs;
   MonaiLabelBackend client(mammoConfigFor(server.url()));
   core::NullProgress progress;
-  const core::ai::MonaiInfo info = client.info(progress);
+  const core::ai::ServerInfo info = client.info(progress);
   ASSERT_NE(info.findModel(server::kMammoHeatmapModel), nullptr);
   EXPECT_EQ(info.findModel(server::kMammoHeatmapModel)->type, "segmentation");
   const core::mammo::StudyFindings f =

@@ -40,7 +40,7 @@ TEST(MonaiClient, InfoListsTheModelsByKindWithTheDatastore) {
   core::NullProgress progress;
   const core::ai::ServerInfo info = client.info(progress);
   EXPECT_EQ(info.name, "Delineate built-in engine");
-  const auto deepgrow = info.modelsIn(core::ai::MonaiModelGroup::Deepgrow);
+  const auto deepgrow = info.modelsIn(core::ai::ModelGroup::Deepgrow);
   ASSERT_EQ(deepgrow.size(), 1u);
   EXPECT_EQ(deepgrow[0]->name, annotation::LocalEngineBackend::kClickModel);
   EXPECT_EQ(deepgrow[0]->dimension, 3);

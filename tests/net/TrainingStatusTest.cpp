@@ -77,10 +77,10 @@ TEST(TrainingStatus, EpochsAdvanceInInfoWithTheirMetrics) {
   EXPECT_EQ(client.trainingStatus(progress).state, "RUNNING");
 
   std::set<int> epochsSeen;
-  core::ai::MonaiTrainStats last;
+  core::ai::TrainerStats last;
   ASSERT_TRUE(waitFor([&] {
     const core::ai::ServerInfo info = client.info(progress);
-    if (const core::ai::MonaiTrainStats* s = info.findTrainStats("local_deepgrow")) {
+    if (const core::ai::TrainerStats* s = info.findTrainStats("local_deepgrow")) {
       if (!s->empty()) {
         epochsSeen.insert(s->currentEpoch);
         last = *s;
@@ -92,7 +92,7 @@ TEST(TrainingStatus, EpochsAdvanceInInfoWithTheirMetrics) {
   EXPECT_GE(epochsSeen.size(), 2u) << "the status did not advance while training ran";
 
   const core::ai::ServerInfo after = client.info(progress);
-  const core::ai::MonaiTrainStats* done = after.findTrainStats("local_deepgrow");
+  const core::ai::TrainerStats* done = after.findTrainStats("local_deepgrow");
   ASSERT_NE(done, nullptr);
   EXPECT_EQ(done->currentEpoch, 4);
   EXPECT_EQ(done->totalEpochs, 4);
@@ -106,7 +106,7 @@ TEST(TrainingStatus, EpochsAdvanceInInfoWithTheirMetrics) {
     EXPECT_EQ(done->history[static_cast<std::size_t>(e - 1)].epoch, e);
   }
   EXPECT_EQ(done->history[0].metrics,
-            (core::ai::MonaiMetrics{{"train_loss", 0.75}, {"val_mean_dice", 0.6}}));
+            (core::ai::TrainerMetrics{{"train_loss", 0.75}, {"val_mean_dice", 0.6}}));
 }
 
 TEST(TrainingStatus, AStoppedRunKeepsItsLastStats) {
@@ -125,7 +125,7 @@ TEST(TrainingStatus, AStoppedRunKeepsItsLastStats) {
   ASSERT_TRUE(waitFor([&] { return !client.trainingStatus(progress).running; }));
   EXPECT_EQ(client.trainingStatus(progress).state, "STOPPED");
   const core::ai::ServerInfo info = client.info(progress);
-  const core::ai::MonaiTrainStats* stats = info.findTrainStats("local_deepgrow");
+  const core::ai::TrainerStats* stats = info.findTrainStats("local_deepgrow");
   ASSERT_NE(stats, nullptr);
   EXPECT_GE(stats->currentEpoch, epoch);
   EXPECT_LT(stats->currentEpoch, 50);

@@ -238,10 +238,10 @@ QStringList AiController::models() const {
   }
   // Click models first (the first is the default: what a click runs), then automatic ones; the
   // extreme-point tool finds its model by type.
-  using Group = core::ai::MonaiModelGroup;
+  using Group = core::ai::ModelGroup;
   for (const Group g : {Group::Deepgrow, Group::Deepedit, Group::Automatic, Group::Scribbles,
                         Group::ExtremePoints}) {
-    for (const core::ai::MonaiModel* m : info->modelsIn(g)) {
+    for (const core::ai::ModelInfo* m : info->modelsIn(g)) {
       out << QString::fromStdString(m->name);
     }
   }
@@ -341,7 +341,7 @@ void AiController::run() {
   if (interaction_.extremePoints() == 6) {
     // The built-in extreme-point model; a server's own DEXTR model when it lists one.
     const auto& info = backends_[static_cast<std::size_t>(current_)].info;
-    for (const auto& m : info ? info->models : std::vector<core::ai::MonaiModel>{}) {
+    for (const auto& m : info ? info->models : std::vector<core::ai::ModelInfo>{}) {
       if (m.type == "dextr3d") {
         request.model = m.name;
       }

@@ -62,8 +62,8 @@ std::vector<std::string> AiController::modelLabelNames() const {
     return out;
   }
   const auto& info = backends_[static_cast<std::size_t>(current_)].info;
-  if (const core::ai::MonaiModel* m = info ? info->findModel(model_.toStdString()) : nullptr) {
-    for (const core::ai::MonaiLabel& l : m->labels) {
+  if (const core::ai::ModelInfo* m = info ? info->findModel(model_.toStdString()) : nullptr) {
+    for (const core::ai::ModelLabel& l : m->labels) {
       if (!l.background) {
         out.push_back(l.name);
       }

@@ -32,10 +32,10 @@ AiController::Backend AiController::serverBackend(const QString& entry) {
   b.entry = entry;
   b.kind = parsed.kind;
   b.deidentify = parsed.deidentify;
-  const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind);
-  b.name =
-      tr("%1 at %2").arg(factory ? QString::fromStdString(factory->displayName()) : b.kind, b.url);
-  if (!factory) {
+  const plugins::BackendKind* kind =
+      PluginHost::application().registry().find(b.kind.toStdString());
+  b.name = tr("%1 at %2").arg(kind ? QString::fromStdString(kind->displayName) : b.kind, b.url);
+  if (!kind) {
     b.note = missingPlugin(b.kind);
     return b;
   }
@@ -43,7 +43,7 @@ AiController::Backend AiController::serverBackend(const QString& entry) {
   settings.url = b.url.toStdString();
   settings.outbound.deidentify = b.deidentify;
   try {
-    b.backend = factory->create(settings);
+    b.backend = kind->create(settings);
   } catch (const core::Error& e) {
     b.note = QString::fromStdString(e.what());
   }
@@ -53,9 +53,10 @@ AiController::Backend AiController::serverBackend(const QString& entry) {
 AiController::Backend AiController::builtinEngine() {
   Backend b;
   b.kind = QStringLiteral("builtin");
-  if (const plugins::AiBackendFactory* factory = PluginHost::application().factory(b.kind)) {
-    b.name = QString::fromStdString(factory->displayName());
-    b.backend = factory->create({});
+  if (const plugins::BackendKind* kind =
+          PluginHost::application().registry().find(b.kind.toStdString())) {
+    b.name = QString::fromStdString(kind->displayName);
+    b.backend = kind->create({});
     return b;
   }
   // The app must work offline even when its plugin folder is damaged: the engine is linked in.
@@ -68,9 +69,9 @@ AiController::Backend AiController::builtinEngine() {
 
 QStringList AiController::serverKinds() {
   QStringList out;
-  for (const plugins::AiBackendFactory* f : PluginHost::application().factories()) {
-    if (f->kind() != "builtin") {
-      out << QString::fromStdString(f->kind());
+  for (const plugins::BackendKind& k : PluginHost::application().registry().kinds()) {
+    if (k.kind != "builtin") {
+      out << QString::fromStdString(k.kind);
     }
   }
   // MONAI Label, the usual one, first; the others by kind.
@@ -83,8 +84,8 @@ QStringList AiController::serverKinds() {
 }
 
 QString AiController::serverKindName(const QString& kind) {
-  const plugins::AiBackendFactory* f = PluginHost::application().factory(kind);
-  return f ? QString::fromStdString(f->displayName()) : kind;
+  const plugins::BackendKind* k = PluginHost::application().registry().find(kind.toStdString());
+  return k ? QString::fromStdString(k->displayName) : kind;
 }
 
 int AiController::addServer(const QString& url, const QString& kind) {

@@ -122,7 +122,7 @@ QString AnnotatorLoop::serverName() const {
   return b.url.isEmpty() ? b.name : b.url;
 }
 
-const core::ai::MonaiInfo* AnnotatorLoop::serverInfo() const {
+const core::ai::ServerInfo* AnnotatorLoop::serverInfo() const {
   if (!server()) {
     return nullptr;
   }
@@ -136,7 +136,7 @@ const core::ai::MonaiInfo* AnnotatorLoop::serverInfo() const {
 
 QStringList AnnotatorLoop::strategies() const {
   QStringList out;
-  if (const core::ai::MonaiInfo* info = serverInfo()) {
+  if (const core::ai::ServerInfo* info = serverInfo()) {
     for (const auto& s : info->strategies) {
       out << QString::fromStdString(s.name);
     }
@@ -146,7 +146,7 @@ QStringList AnnotatorLoop::strategies() const {
 
 QStringList AnnotatorLoop::trainers() const {
   QStringList out;
-  if (const core::ai::MonaiInfo* info = serverInfo()) {
+  if (const core::ai::ServerInfo* info = serverInfo()) {
     for (const auto& t : info->trainers) {
       out << QString::fromStdString(t.name);
     }
@@ -156,7 +156,7 @@ QStringList AnnotatorLoop::trainers() const {
 
 QStringList AnnotatorLoop::schemaNames(const QString& trainer) const {
   QStringList out;
-  if (const core::ai::MonaiInfo* info = serverInfo()) {
+  if (const core::ai::ServerInfo* info = serverInfo()) {
     for (const auto& l : annotation::serverLabelSchema(*info, trainer.toStdString())) {
       out << QString::fromStdString(l.name);
     }
@@ -300,7 +300,7 @@ void AnnotatorLoop::imageShown() {
 
 bool AnnotatorLoop::submit(bool thenTrain, const QString& trainer) {
   const auto backend = server();
-  const core::ai::MonaiInfo* info = serverInfo();
+  const core::ai::ServerInfo* info = serverInfo();
   if (!backend || info == nullptr) {
     fail(tr("Submitting needs an AI server: add or choose one in the AI panel (%1 is not "
             "connected).")
@@ -420,7 +420,7 @@ void AnnotatorLoop::refreshTraining() {
   }
   struct Answer {
     core::ai::TrainStatus status;
-    std::optional<core::ai::MonaiInfo> info;
+    std::optional<core::ai::ServerInfo> info;
   };
   const QString serverUrl = serverName();
   pollJobs_->run<Answer>(
@@ -453,7 +453,7 @@ void AnnotatorLoop::refreshTraining() {
 }
 
 void AnnotatorLoop::trainingAnswer(const core::ai::TrainStatus& status,
-                                   const std::optional<core::ai::MonaiInfo>& info) {
+                                   const std::optional<core::ai::ServerInfo>& info) {
   const bool wasRunning = trainStatus_ && trainStatus_->running;
   trainStatus_ = status;
   if (wasRunning && !status.running) {
@@ -472,12 +472,12 @@ void AnnotatorLoop::trainingAnswer(const core::ai::TrainStatus& status,
   Q_EMIT changed();
 }
 
-std::optional<core::ai::MonaiTrainStats> AnnotatorLoop::trainStats() const {
-  const core::ai::MonaiInfo* info = serverInfo();
+std::optional<core::ai::TrainerStats> AnnotatorLoop::trainStats() const {
+  const core::ai::ServerInfo* info = serverInfo();
   if (info == nullptr || trainer_.isEmpty()) {
     return std::nullopt;
   }
-  const core::ai::MonaiTrainStats* stats = info->findTrainStats(trainer_.toStdString());
+  const core::ai::TrainerStats* stats = info->findTrainStats(trainer_.toStdString());
   return stats ? std::optional(*stats) : std::nullopt;
 }
 

@@ -69,7 +69,7 @@ class AnnotatorLoop : public QObject {
 
   const std::optional<core::ai::TrainStatus>& trainStatus() const { return trainStatus_; }
   // train_stats of the trainer that runs (or ran), from the last /info/.
-  std::optional<core::ai::MonaiTrainStats> trainStats() const;
+  std::optional<core::ai::TrainerStats> trainStats() const;
   const QString& trainer() const { return trainer_; }
 
  Q_SIGNALS:
@@ -100,9 +100,9 @@ class AnnotatorLoop : public QObject {
   void showFetched(const Fetched& fetched);
   void imageShown();
   void trainingAnswer(const core::ai::TrainStatus& status,
-                      const std::optional<core::ai::MonaiInfo>& info);
+                      const std::optional<core::ai::ServerInfo>& info);
   void updatePolling();
-  const core::ai::MonaiInfo* serverInfo() const;
+  const core::ai::ServerInfo* serverInfo() const;
 
   MainWindow* window_;
   JobRunner* jobs_;      // Next sample, training start/stop: one at a time, Cancel in the dock
@@ -120,8 +120,8 @@ class AnnotatorLoop : public QObject {
   std::optional<core::ai::TrainStatus> trainStatus_;
   // Bumped by each start/stop answer: a status poll sent before it is stale when it lands.
   unsigned trainingRound_ = 0;
-  std::optional<core::ai::MonaiInfo> info_;  // the last /info/ of a poll
-  QString infoServer_;                       // whose
+  std::optional<core::ai::ServerInfo> info_;  // the last /info/ of a poll
+  QString infoServer_;                        // whose
 };
 
 }  // namespace delineate::app

@@ -13,7 +13,7 @@ namespace delineate::app {
 namespace {
 
 // The loss among a set of metrics: the first whose name says so ("loss", "train_loss").
-std::optional<std::pair<std::string, double>> lossOf(const core::ai::MonaiMetrics& metrics) {
+std::optional<std::pair<std::string, double>> lossOf(const core::ai::TrainerMetrics& metrics) {
   for (const auto& [name, value] : metrics) {
     if (name.find("loss") != std::string::npos) {
       return std::pair(name, value);
@@ -23,7 +23,7 @@ std::optional<std::pair<std::string, double>> lossOf(const core::ai::MonaiMetric
 }
 
 // The key metric: the one train_stats names, else the first that is not a loss.
-std::optional<std::pair<std::string, double>> keyOf(const core::ai::MonaiMetrics& metrics,
+std::optional<std::pair<std::string, double>> keyOf(const core::ai::TrainerMetrics& metrics,
                                                     const std::string& key) {
   for (const auto& [name, value] : metrics) {
     if (key.empty() ? name.find("loss") == std::string::npos : name == key) {
@@ -94,7 +94,7 @@ void TrainingChart::clear() {
   redraw();
 }
 
-void TrainingChart::setStats(const core::ai::MonaiTrainStats& stats) {
+void TrainingChart::setStats(const core::ai::TrainerStats& stats) {
   const int last = metric_.empty() && loss_.empty()
                        ? 0
                        : std::max(metric_.empty() ? 0 : metric_.rbegin()->first,
@@ -103,7 +103,7 @@ void TrainingChart::setStats(const core::ai::MonaiTrainStats& stats) {
     clear();  // another trainer, or a new run
     trainer_ = stats.trainer;
   }
-  auto add = [this, &stats](int epoch, const core::ai::MonaiMetrics& metrics) {
+  auto add = [this, &stats](int epoch, const core::ai::TrainerMetrics& metrics) {
     if (epoch <= 0) {
       return;
     }
@@ -116,7 +116,7 @@ void TrainingChart::setStats(const core::ai::MonaiTrainStats& stats) {
       lossName_ = QString::fromStdString(loss->first);
     }
   };
-  for (const core::ai::MonaiTrainEpoch& e : stats.history) {
+  for (const core::ai::TrainerEpoch& e : stats.history) {
     add(e.epoch, e.metrics);
   }
   add(stats.currentEpoch, stats.metrics);

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "core/ai/MonaiTrainStats.h"
+#include "core/ai/TrainerStats.h"
 
 class QLineSeries;
 class QValueAxis;
@@ -21,7 +21,7 @@ class TrainingChart : public QChartView {
 
   // Adds the epochs of `stats` (a new run — fewer epochs than shown, another trainer — starts
   // the plot afresh).
-  void setStats(const core::ai::MonaiTrainStats& stats);
+  void setStats(const core::ai::TrainerStats& stats);
   void clear();
   // Points drawn (tests): of the key metric, and of the loss.
   int metricPoints() const { return static_cast<int>(metric_.size()); }

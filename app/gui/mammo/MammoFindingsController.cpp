@@ -142,7 +142,7 @@ QString scoreText(const cm::FindingMark& m, const QString& lead) {
 
 // Models whose answer can be findings: marks and scores, or a probability image (a 2-D
 // segmentation model: 3-D ones are for CT and MR volumes).
-bool findingModel(const core::ai::MonaiModel& m) {
+bool findingModel(const core::ai::ModelInfo& m) {
   return m.type == "detection" || m.type == "classification" ||
          (m.type == "segmentation" && m.dimension == 2);
 }

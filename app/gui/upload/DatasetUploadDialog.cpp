@@ -32,7 +32,7 @@ struct DatasetUploadDialog::Destination {
   QString url;
   QString name;
   std::shared_ptr<core::ai::AiBackend> backend;
-  std::vector<core::ai::MonaiLabel> schema;
+  std::vector<core::ai::ModelLabel> schema;
   core::deid::OutboundPolicy outbound;  // the server's "de-identify before sending"
   bool connected = false;
 };

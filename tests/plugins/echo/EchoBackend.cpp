@@ -5,7 +5,7 @@
 namespace delineate::test {
 
 core::ai::ServerInfo EchoBackend::info(core::ProgressSink&) {
-  core::ai::MonaiModel model;
+  core::ai::ModelInfo model;
   model.name = kModel;
   model.type = "deepgrow";
   model.description = "A ball around the click";

@@ -1,4 +1,4 @@
-// A plugin built for a future API version (its metadata says apiVersion 7): the host must refuse
+// A plugin built for a future API version (its metadata says apiVersion 8): the host must refuse
 // it from the metadata alone, before running any of its code.
 #include <QObject>
 

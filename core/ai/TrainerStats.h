@@ -13,23 +13,23 @@
 
 namespace delineate::core::ai {
 
-using MonaiMetrics = std::vector<std::pair<std::string, double>>;  // by name
+using TrainerMetrics = std::vector<std::pair<std::string, double>>;  // by name
 
-struct MonaiTrainEpoch {
+struct TrainerEpoch {
   int epoch = 0;
-  MonaiMetrics metrics;
+  TrainerMetrics metrics;
 };
 
-struct MonaiTrainStats {
+struct TrainerStats {
   std::string trainer;
   int currentEpoch = 0;
   int totalEpochs = 0;  // 0: not said
   std::optional<double> bestMetric;
   std::optional<int> bestMetricEpoch;
-  std::string keyMetricName;             // the metric `bestMetric` is the best of; may be empty
-  MonaiMetrics metrics;                  // of the latest epoch
-  std::vector<MonaiTrainEpoch> history;  // oldest first; empty when the server keeps none
-  nlohmann::json raw;                    // as given
+  std::string keyMetricName;          // the metric `bestMetric` is the best of; may be empty
+  TrainerMetrics metrics;             // of the latest epoch
+  std::vector<TrainerEpoch> history;  // oldest first; empty when the server keeps none
+  nlohmann::json raw;                 // as given
 
   // The server said nothing yet (`{}`: no run since it started).
   bool empty() const { return !raw.is_object() || raw.empty(); }
@@ -38,6 +38,6 @@ struct MonaiTrainStats {
   std::optional<double> metric(std::string_view name) const;
 };
 
-MonaiTrainStats parseMonaiTrainStats(std::string trainer, const nlohmann::json& stats);
+TrainerStats parseMonaiTrainStats(std::string trainer, const nlohmann::json& stats);
 
 }  // namespace delineate::core::ai

@@ -1,4 +1,4 @@
-#include "core/ai/MonaiTrainStats.h"
+#include "core/ai/TrainerStats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +36,7 @@ std::optional<int> whole(const json& j) {
   return static_cast<int>(*d);
 }
 
-void addMetric(MonaiMetrics& metrics, const std::string& name, double value) {
+void addMetric(TrainerMetrics& metrics, const std::string& name, double value) {
   const auto it = std::find_if(metrics.begin(), metrics.end(),
                                [&name](const auto& m) { return m.first == name; });
   if (it != metrics.end()) {
@@ -47,7 +47,7 @@ void addMetric(MonaiMetrics& metrics, const std::string& name, double value) {
 }
 
 // The numeric members of an object, except those named `skip`.
-void addMetrics(MonaiMetrics& metrics, const json& object, std::string_view skip = {}) {
+void addMetrics(TrainerMetrics& metrics, const json& object, std::string_view skip = {}) {
   if (!object.is_object()) {
     return;
   }
@@ -63,14 +63,14 @@ void addMetrics(MonaiMetrics& metrics, const json& object, std::string_view skip
 
 }  // namespace
 
-std::optional<double> MonaiTrainStats::fractionDone() const {
+std::optional<double> TrainerStats::fractionDone() const {
   if (totalEpochs <= 0) {
     return std::nullopt;
   }
   return std::clamp(static_cast<double>(currentEpoch) / totalEpochs, 0.0, 1.0);
 }
 
-std::optional<double> MonaiTrainStats::metric(std::string_view name) const {
+std::optional<double> TrainerStats::metric(std::string_view name) const {
   for (const auto& [key, value] : metrics) {
     if (key == name) {
       return value;
@@ -79,8 +79,8 @@ std::optional<double> MonaiTrainStats::metric(std::string_view name) const {
   return std::nullopt;
 }
 
-MonaiTrainStats parseMonaiTrainStats(std::string trainer, const json& stats) {
-  MonaiTrainStats s;
+TrainerStats parseMonaiTrainStats(std::string trainer, const json& stats) {
+  TrainerStats s;
   s.trainer = std::move(trainer);
   s.raw = stats;
   if (!stats.is_object()) {
@@ -114,7 +114,7 @@ MonaiTrainStats parseMonaiTrainStats(std::string trainer, const json& stats) {
       if (!entry.is_object()) {
         continue;
       }
-      MonaiTrainEpoch e;
+      TrainerEpoch e;
       const std::optional<int> given = whole(member(entry, "epoch"));
       e.epoch = given ? *given : static_cast<int>(std::min<std::size_t>(n + 1, 1u << 30));
       addMetrics(e.metrics, entry, "epoch");
