@@ -29,7 +29,7 @@
 #include "core/edit/LabelMapEdit.h"
 #include "core/edit/VoxelEditCommand.h"
 #include "core/jobs/ProgressSink.h"
-#include "core/model/Document.h"
+#include "core/document/Document.h"
 #include "core/model/LabelMirror.h"
 
 using namespace delineate::core;

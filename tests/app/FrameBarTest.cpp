@@ -16,7 +16,7 @@
 #include "app/gui/editing/EditingFeature.h"
 #include "app/gui/frames/FrameCurveChart.h"
 #include "core/io/VolumeFileIO.h"
-#include "core/model/Document.h"
+#include "core/document/Document.h"
 #include "core/model/FrameSeries.h"
 #include "viewers/SliceView.h"
 #include "viewers/ViewLayout.h"

@@ -34,7 +34,7 @@
 #include "app/gui/shell/Autosaver.h"
 #include "app/gui/shell/ThemeController.h"
 #include "core/io/LabelMapFileIO.h"
-#include "core/model/Document.h"
+#include "core/document/Document.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VolumeView.h"
 

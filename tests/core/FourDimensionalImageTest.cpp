@@ -18,7 +18,7 @@
 #include "core/io/DicomFrameSplit.h"
 #include "core/io/PathLoader.h"
 #include "core/io/VolumeFileIO.h"
-#include "core/model/Document.h"
+#include "core/document/Document.h"
 #include "core/model/FrameSeries.h"
 
 using namespace delineate::core;

@@ -6,7 +6,7 @@
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/pacs/KeychainSecrets.h"
 #include "app/gui/shell/JobRunner.h"
-#include "core/model/Document.h"
+#include "core/document/Document.h"
 #include "viewers/MarkerState.h"
 
 namespace delineate::app {

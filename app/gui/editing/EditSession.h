@@ -18,7 +18,7 @@
 
 #include "annotation/EditContext.h"
 #include "annotation/ops/BoxMask.h"
-#include "core/model/Document.h"
+#include "core/document/Document.h"
 #include "core/model/LabelMirror.h"
 #include "viewers/LabelDisplayState.h"
 
