@@ -13,6 +13,7 @@
 #include "LabelMapArgs.h"
 #include "core/Error.h"
 #include "core/metrics/DatasetEvaluation.h"
+#include "core/metrics/EvaluationMerge.h"
 #include "core/metrics/EvaluationReport.h"
 #include "core/metrics/ReaderAgreement.h"
 
@@ -28,21 +29,39 @@ constexpr const char* kEvalUsage =
     "  ASSD, surface Dice at --tolerance (default 1 mm). A test map on another grid is refused\n"
     "  with the exact difference, or resampled onto the reference grid with --resample.\n"
     "  Exit code 0 when at least one case was evaluated, 1 when none, 2 on a usage error.\n"
+    "       delineate-cli eval --ref DIR --test DIR --shard K/N --json PART_K.json [...]\n"
+    "       delineate-cli eval --merge PART_1.json ... PART_N.json [--csv OUT.csv] [--json "
+    "OUT.json]\n"
+    "  a dataset split over N processes or machines: shard K (1..N) evaluates the cases at\n"
+    "  positions K, K+N, ... of the name order; --merge puts the shards' JSON reports together\n"
+    "  into exactly the report of one process (refused when a shard is missing or doubled).\n"
     "       delineate-cli eval --readers MAP1 MAP2 [MAP...] [--json OUT.json]\n"
     "  how far readers agree: per label the readers x readers matrices of Dice and HD95.\n";
 
 struct EvalArgs {
-  std::string reference, test, labels, tolerance, csv, json;
+  std::string reference, test, labels, tolerance, csv, json, shard;
+  std::vector<std::string> merge;  // shard reports to merge
   bool resample = false;
 };
 
 bool parse(const Args& args, EvalArgs& a) {
   const std::pair<const char*, std::string*> options[] = {
       {"--ref", &a.reference},       {"--test", &a.test}, {"--labels", &a.labels},
-      {"--tolerance", &a.tolerance}, {"--csv", &a.csv},   {"--json", &a.json}};
+      {"--tolerance", &a.tolerance}, {"--csv", &a.csv},   {"--json", &a.json},
+      {"--shard", &a.shard}};
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--resample") {
       a.resample = true;
+      continue;
+    }
+    if (args[i] == "--merge") {
+      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
+        a.merge.push_back(args[++i]);
+      }
+      if (a.merge.empty()) {
+        std::fprintf(stderr, "delineate-cli eval: --merge needs the shards' JSON reports\n");
+        return false;
+      }
       continue;
     }
     bool known = false;
@@ -59,7 +78,22 @@ bool parse(const Args& args, EvalArgs& a) {
       return false;
     }
   }
+  if (!a.merge.empty()) {
+    return a.reference.empty() && a.test.empty() && a.shard.empty();
+  }
   return !a.reference.empty() && !a.test.empty();
+}
+
+// "K/N" with 1 <= K <= N.
+bool parseShard(const std::string& text, core::DatasetEvaluationOptions& o) {
+  unsigned long k = 0, n = 0;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%lu/%lu%c", &k, &n, &tail) != 2 || k < 1 || k > n) {
+    return false;
+  }
+  o.shardIndex = k - 1;
+  o.shardCount = n;
+  return true;
 }
 
 std::vector<std::string> splitNames(const std::string& text) {
@@ -206,9 +240,26 @@ int runEval(const Args& args) {
       return 2;
     }
   }
+  if (!a.shard.empty() && !parseShard(a.shard, options)) {
+    std::fprintf(stderr, "delineate-cli eval: --shard wants K/N with 1 <= K <= N, not %s\n",
+                 a.shard.c_str());
+    return 2;
+  }
+  if (options.shardCount > 1 && a.json.empty()) {
+    std::fprintf(stderr, "delineate-cli eval: --shard needs --json (the report to merge)\n");
+    return 2;
+  }
   CliProgress progress;
-  const core::DatasetEvaluation evaluation =
-      core::evaluateDataset(a.reference, a.test, options, progress);
+  core::DatasetEvaluation evaluation;
+  if (!a.merge.empty()) {
+    std::vector<core::DatasetEvaluation> shards;
+    for (const std::string& file : a.merge) {
+      shards.push_back(core::readEvaluationJson(file));
+    }
+    evaluation = core::mergeEvaluations(std::move(shards));
+  } else {
+    evaluation = core::evaluateDataset(a.reference, a.test, options, progress);
+  }
   if (!a.csv.empty()) {
     core::writeEvaluationCsv(evaluation, a.csv);
   }

@@ -193,7 +193,11 @@ DatasetEvaluation evaluateDataset(const fs::path& referenceFolder, const fs::pat
   result.options = options;
   const std::vector<CasePair> pairs = pairCases(referenceFolder, testFolder);
   const double n = double(std::max<std::size_t>(pairs.size(), 1));
+  const std::size_t shards = std::max<std::size_t>(options.shardCount, 1);
   for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (i % shards != options.shardIndex) {
+      continue;
+    }
     progress.throwIfCancelled();
     const std::string prefix = "case " + std::to_string(i + 1) + "/" +
                                std::to_string(pairs.size()) + " " + pairs[i].name + ": ";

@@ -22,6 +22,11 @@ struct DatasetEvaluationOptions {
   // A test map on another grid: resampled onto the reference grid (nearest neighbour) when set,
   // else the case is reported with the exact difference.
   bool resample = false;
+  // One shard of a dataset split over several processes or machines (`--shard K/N`): of the
+  // cases sorted by name, those at positions p with p % shardCount == shardIndex (0-based). The
+  // shards' JSON reports merge (EvaluationMerge.h) into exactly the one-process result.
+  std::size_t shardIndex = 0;
+  std::size_t shardCount = 1;
 };
 
 enum class CaseStatus { Ok, MissingReference, MissingTest, GridDiffers, Unreadable };

@@ -88,11 +88,14 @@ std::string evaluationJson(const DatasetEvaluation& evaluation) {
     cases.push_back(caseJson(c));
   }
   const DatasetEvaluationOptions& o = evaluation.options;
-  const Json options{{"reference", evaluation.referenceFolder.string()},
-                     {"test", evaluation.testFolder.string()},
-                     {"labels", o.labels},
-                     {"tolerance_mm", o.toleranceMm},
-                     {"resample", o.resample}};
+  Json options{{"reference", evaluation.referenceFolder.string()},
+               {"test", evaluation.testFolder.string()},
+               {"labels", o.labels},
+               {"tolerance_mm", o.toleranceMm},
+               {"resample", o.resample}};
+  if (o.shardCount > 1) {
+    options["shard"] = std::to_string(o.shardIndex + 1) + "/" + std::to_string(o.shardCount);
+  }
   const Json out{
       {"cases", std::move(cases)}, {"summary", summaryJson(evaluation)}, {"options", options}};
   return out.dump(2) + "\n";

@@ -19,6 +19,7 @@
 #include "core/io/LabelMapFileIO.h"
 #include "core/metrics/DatasetEvaluation.h"
 #include "core/metrics/DatasetPairing.h"
+#include "core/metrics/EvaluationMerge.h"
 #include "core/metrics/EvaluationReport.h"
 #include "core/metrics/LabelMatching.h"
 #include "core/metrics/SummaryStatistics.h"
@@ -347,5 +348,63 @@ TEST(DatasetEvaluation, CliWritesTheReports) {
       << out;
   EXPECT_EQ(runCommand(cli + " eval --ref '" + (dir / "ref").string() + "'", &out), 2) << out;
   EXPECT_EQ(runCommand(cli + folders + " --tolerance abc", &out), 2) << out;
+}
+
+std::string fileText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// Past one machine: the dataset in 4 shards, run as 4 processes at once, merged, gives the very
+// bytes of one process's reports; a missing or doubled shard is refused by name.
+TEST(DatasetEvaluation, FourShardsMergeIntoTheOneProcessReport) {
+  TempDir dir;
+  writeDataset(dir / "ref", dir / "test");
+  const std::string cli = DELINEATE_CLI;
+  const std::string folders = " eval --ref '" + (dir / "ref").string() + "' --test '" +
+                              (dir / "test").string() + "' --resample --tolerance 1.5";
+  const auto part = [&](int k) { return (dir / ("part-" + std::to_string(k) + ".json")).string(); };
+  std::string out;
+  ASSERT_EQ(runCommand(cli + folders + " --json '" + (dir / "whole.json").string() + "' --csv '" +
+                           (dir / "whole.csv").string() + "'",
+                       &out),
+            0)
+      << out;
+  std::string shards;
+  for (int k = 1; k <= 4; ++k) {
+    shards += cli + folders + " --shard " + std::to_string(k) + "/4 --json '" + part(k) + "' & ";
+  }
+  ASSERT_EQ(runCommand("( " + shards + "wait )", &out), 0) << out;
+  for (int k = 1; k <= 4; ++k) {
+    ASSERT_TRUE(fs::exists(part(k))) << out;
+  }
+  EXPECT_EQ(readEvaluationJson(part(3)).cases.size(), 1u) << "6 cases: shard 3 holds case c";
+  EXPECT_EQ(readEvaluationJson(part(1)).cases.size(), 2u) << "shard 1 holds a and e";
+  ASSERT_EQ(runCommand(cli + " eval --merge '" + part(4) + "' '" + part(2) + "' '" + part(1) +
+                           "' '" + part(3) + "' --json '" + (dir / "merged.json").string() +
+                           "' --csv '" + (dir / "merged.csv").string() + "'",
+                       &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("6 cases, 3 evaluated"), std::string::npos) << out;
+  EXPECT_EQ(fileText(dir / "merged.json"), fileText(dir / "whole.json"));
+  EXPECT_EQ(fileText(dir / "merged.csv"), fileText(dir / "whole.csv"));
+
+  EXPECT_EQ(
+      runCommand(cli + " eval --merge '" + part(1) + "' '" + part(2) + "' '" + part(4) + "'", &out),
+      1);
+  EXPECT_NE(out.find("shards missing: 3/4"), std::string::npos) << out;
+  EXPECT_EQ(runCommand(cli + " eval --merge '" + part(1) + "' '" + part(1) + "' '" + part(2) +
+                           "' '" + part(3) + "'",
+                       &out),
+            1);
+  EXPECT_NE(out.find("given twice"), std::string::npos) << out;
+  EXPECT_EQ(runCommand(cli + folders + " --shard 5/4 --json x.json", &out), 2) << out;
+  std::ofstream(dir / "other.json") << R"({"cases": [{"case": "a"}], "options": {}})";
+  EXPECT_EQ(runCommand(cli + " eval --merge '" + (dir / "other.json").string() + "'", &out), 1);
+  EXPECT_NE(out.find("other.json"), std::string::npos) << out;
+  EXPECT_NE(out.find("not an evaluation report"), std::string::npos) << out;
 }
 #endif
