@@ -1,6 +1,8 @@
 // delineate-cli dataset: versions of a dataset folder (core/dataset, docs/datasets.md):
-// snapshot, log, diff, checkout.
+// snapshot (whole or in shards), log, diff, checkout.
 #include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,9 @@ namespace {
 
 constexpr const char* kDatasetUsage =
     "usage: delineate-cli dataset snapshot DIR [--message TEXT]\n"
+    "       delineate-cli dataset snapshot DIR --shard K/N --part PART_K.json\n"
+    "       delineate-cli dataset snapshot DIR --merge PART_1.json ... PART_N.json [--message "
+    "TEXT]\n"
     "       delineate-cli dataset log --root DIR [--json]\n"
     "       delineate-cli dataset diff A B --root DIR [--json]\n"
     "       delineate-cli dataset checkout ID OUT --root DIR\n"
@@ -23,11 +28,14 @@ constexpr const char* kDatasetUsage =
     "  snapshots, latest first; diff names the files added, removed and changed between two\n"
     "  (with the Dice between a changed label map's versions); checkout writes a snapshot's\n"
     "  files, checked against their digests, into a new folder. Ids may be shortened to a\n"
-    "  unique prefix of at least 4 characters.\n";
+    "  unique prefix of at least 4 characters. A large dataset is snapshotted in N shards (N\n"
+    "  processes or machines on the same folder): shard K hashes and stores the files at\n"
+    "  positions K, K+N, ... of the path order and writes its list to PART_K.json; --merge\n"
+    "  records the snapshot from all N lists, with the id one process gives.\n";
 
 struct DatasetArgs {
-  std::vector<std::string> positional;
-  std::string root, message;
+  std::vector<std::string> positional, merge;
+  std::string root, message, shard, part;
   bool json = false;
 };
 
@@ -38,6 +46,17 @@ bool parseDatasetArgs(const Args& args, DatasetArgs& a) {
       a.root = args[++i];
     } else if (args[i] == "--message" && value) {
       a.message = args[++i];
+    } else if (args[i] == "--shard" && value) {
+      a.shard = args[++i];
+    } else if (args[i] == "--part" && value) {
+      a.part = args[++i];
+    } else if (args[i] == "--merge") {
+      while (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
+        a.merge.push_back(args[++i]);
+      }
+      if (a.merge.empty()) {
+        return false;
+      }
     } else if (args[i] == "--json") {
       a.json = true;
     } else if (args[i].rfind("--", 0) == 0) {
@@ -82,7 +101,46 @@ int runDataset(const Args& args) {
   }
   const std::string& what = args[0];
   CliProgress progress;
-  if (what == "snapshot" && a.positional.size() == 1) {
+  if (what == "snapshot" && a.positional.size() == 1 && !a.shard.empty()) {
+    unsigned long k = 0, n = 0;
+    char tail = 0;
+    if (std::sscanf(a.shard.c_str(), "%lu/%lu%c", &k, &n, &tail) != 2 || k < 1 || k > n ||
+        a.part.empty() || !a.merge.empty()) {
+      std::fprintf(stderr, "delineate-cli dataset: --shard wants K/N (1 <= K <= N) and --part\n");
+      return 2;
+    }
+    const core::dataset::DatasetStore store(a.positional[0]);
+    const auto part = store.snapshotShard(k - 1, n, progress);
+    std::ofstream out(a.part, std::ios::binary | std::ios::trunc);
+    out << part.toJson().dump(1) << "\n";
+    if (!out.flush()) {
+      std::fprintf(stderr, "delineate-cli dataset: %s: cannot write it\n", a.part.c_str());
+      return 1;
+    }
+    std::printf("shard %lu/%lu: %zu of %zu files\n", k, n, part.files.size(), part.listed);
+    return 0;
+  }
+  if (what == "snapshot" && a.positional.size() == 1 && !a.merge.empty()) {
+    std::vector<core::dataset::DatasetStore::ShardPart> parts;
+    for (const std::string& file : a.merge) {
+      std::ifstream in(file, std::ios::binary);
+      const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+      if (!in.is_open() || j.is_discarded()) {
+        std::fprintf(stderr, "delineate-cli dataset: %s: not a snapshot shard (not JSON)\n",
+                     file.c_str());
+        return 1;
+      }
+      parts.push_back(core::dataset::DatasetStore::ShardPart::fromJson(j, file));
+    }
+    const core::dataset::DatasetStore store(a.positional[0]);
+    const auto taken = store.snapshotFromShards(parts, a.message, progress);
+    std::printf("%s\n", taken.id.c_str());
+    if (!taken.changed) {
+      std::fprintf(stderr, "unchanged since the latest snapshot: nothing added\n");
+    }
+    return 0;
+  }
+  if (what == "snapshot" && a.positional.size() == 1 && a.part.empty()) {
     const core::dataset::DatasetStore store(a.positional[0]);
     const auto taken = store.snapshot(a.message, progress);
     std::printf("%s\n", taken.id.c_str());

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "core/Error.h"
 #include "core/upload/FileDigest.h"
@@ -39,7 +42,7 @@ std::string readText(const fs::path& file) {
 void writeAtomically(const fs::path& file, const std::string& text) {
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
-  const fs::path partial = file.string() + ".partial";
+  const fs::path partial = file.string() + ".partial." + std::to_string(::getpid());
   {
     std::ofstream out(partial, std::ios::binary | std::ios::trunc);
     out << text;
@@ -56,7 +59,7 @@ void writeAtomically(const fs::path& file, const std::string& text) {
 void copyAtomically(const fs::path& from, const fs::path& to, bool readOnly = false) {
   std::error_code ec;
   fs::create_directories(to.parent_path(), ec);
-  const fs::path partial = to.string() + ".partial";
+  const fs::path partial = to.string() + ".partial." + std::to_string(::getpid());
   fs::copy_file(from, partial, fs::copy_options::overwrite_existing, ec);
   if (!ec && readOnly) {
     fs::permissions(partial,
@@ -106,8 +109,7 @@ fs::path DatasetStore::objectPath(const std::string& sha256) const {
   return storeFolder() / "objects" / sha256.substr(0, 2) / sha256.substr(2);
 }
 
-DatasetStore::Taken DatasetStore::snapshot(const std::string& message,
-                                           ProgressSink& progress) const {
+std::vector<SnapshotFile> DatasetStore::listFiles() const {
   std::error_code ec;
   if (!fs::is_directory(dataset_, ec)) {
     throw Error(ErrorKind::Io, dataset_.string(), "no such folder");
@@ -126,34 +128,55 @@ DatasetStore::Taken DatasetStore::snapshot(const std::string& message,
   if (ec) {
     throw Error(ErrorKind::Io, dataset_.string(), "cannot list it: " + ec.message());
   }
-  Snapshot s;
+  std::vector<SnapshotFile> files;
   for (const fs::path& p : paths) {
-    s.files.push_back({fs::relative(p, dataset_).generic_string(), {}, fs::file_size(p, ec)});
+    files.push_back({fs::relative(p, dataset_).generic_string(), {}, fs::file_size(p, ec)});
   }
-  std::sort(s.files.begin(), s.files.end(),
+  std::sort(files.begin(), files.end(),
             [](const SnapshotFile& a, const SnapshotFile& b) { return a.path < b.path; });
-  Taken taken;
-  for (std::size_t i = 0; i < s.files.size(); ++i) {
-    progress.report(double(i) / double(std::max<std::size_t>(s.files.size(), 1)),
-                    "hashing " + s.files[i].path);
+  return files;
+}
+
+std::vector<SnapshotFile> DatasetStore::hashAndStore(const std::vector<SnapshotFile>& listed,
+                                                     std::size_t index, std::size_t count,
+                                                     ProgressSink& progress,
+                                                     std::size_t& newObjects) const {
+  std::vector<SnapshotFile> out;
+  std::error_code ec;
+  for (std::size_t i = index; i < listed.size(); i += std::max<std::size_t>(count, 1)) {
+    progress.report(double(i) / double(std::max<std::size_t>(listed.size(), 1)),
+                    "hashing " + listed[i].path);
     if (progress.cancelled()) {
       throw CancelledError();
     }
-    const fs::path file = dataset_ / s.files[i].path;
-    s.files[i].sha256 = upload::sha256OfFile(file);
-    const fs::path object = objectPath(s.files[i].sha256);
+    SnapshotFile f = listed[i];
+    const fs::path file = dataset_ / f.path;
+    f.sha256 = upload::sha256OfFile(file);
+    const fs::path object = objectPath(f.sha256);
     if (!fs::exists(object, ec)) {
       copyAtomically(file, object, true);  // read-only: history is not edited by accident
-      ++taken.newObjects;
+      ++newObjects;
     }
+    out.push_back(std::move(f));
   }
+  return out;
+}
+
+DatasetStore::Taken DatasetStore::record(std::vector<SnapshotFile> files,
+                                         const std::string& message, std::size_t newObjects,
+                                         ProgressSink& progress) const {
+  Snapshot s;
+  s.files = std::move(files);
   s.id = snapshotId(s.files);
+  Taken taken;
   taken.id = s.id;
+  taken.newObjects = newObjects;
   const std::vector<LogEntry> history = log();
   const std::string parent = history.empty() ? std::string() : history.front().id;
   if (parent == s.id) {
     return taken;  // unchanged
   }
+  std::error_code ec;
   const fs::path manifest = storeFolder() / "snapshots" / (s.id + ".json");
   if (!fs::exists(manifest, ec)) {
     writeAtomically(manifest, manifestJson(s).dump(1) + "\n");
@@ -167,6 +190,122 @@ DatasetStore::Taken DatasetStore::snapshot(const std::string& message,
   taken.changed = true;
   progress.report(1, "snapshot " + s.id.substr(0, 12));
   return taken;
+}
+
+DatasetStore::Taken DatasetStore::snapshot(const std::string& message,
+                                           ProgressSink& progress) const {
+  std::size_t newObjects = 0;
+  std::vector<SnapshotFile> files = hashAndStore(listFiles(), 0, 1, progress, newObjects);
+  return record(std::move(files), message, newObjects, progress);
+}
+
+DatasetStore::ShardPart DatasetStore::snapshotShard(std::size_t index, std::size_t count,
+                                                    ProgressSink& progress) const {
+  if (count == 0 || index >= count) {
+    throw Error(ErrorKind::InvalidInput, dataset_.string(), "no such shard");
+  }
+  ShardPart part;
+  part.index = index;
+  part.count = count;
+  const std::vector<SnapshotFile> listed = listFiles();
+  part.listed = listed.size();
+  std::size_t newObjects = 0;
+  part.files = hashAndStore(listed, index, count, progress, newObjects);
+  return part;
+}
+
+DatasetStore::Taken DatasetStore::snapshotFromShards(const std::vector<ShardPart>& parts,
+                                                     const std::string& message,
+                                                     ProgressSink& progress) const {
+  const std::string where = dataset_.string();
+  if (parts.empty()) {
+    throw Error(ErrorKind::InvalidInput, where, "no shards to merge");
+  }
+  const std::size_t count = parts.front().count;
+  std::vector<bool> seen(count, false);
+  std::vector<SnapshotFile> files;
+  for (const ShardPart& p : parts) {
+    const std::string name = std::to_string(p.index + 1) + "/" + std::to_string(p.count);
+    if (p.count != count || p.index >= count || seen[p.index]) {
+      throw Error(ErrorKind::InvalidInput, where,
+                  "shard " + name + " does not fit the split of " + std::to_string(count) +
+                      " or is given twice");
+    }
+    seen[p.index] = true;
+    files.insert(files.end(), p.files.begin(), p.files.end());
+  }
+  std::string missing;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (!seen[k]) {
+      missing +=
+          (missing.empty() ? "" : ", ") + std::to_string(k + 1) + "/" + std::to_string(count);
+    }
+  }
+  if (!missing.empty()) {
+    throw Error(ErrorKind::InvalidInput, where, "shards missing: " + missing);
+  }
+  std::sort(files.begin(), files.end(),
+            [](const SnapshotFile& a, const SnapshotFile& b) { return a.path < b.path; });
+  // Nothing lost, nothing twice: the shards together are the dataset as it is now.
+  const std::vector<SnapshotFile> now = listFiles();
+  bool same = now.size() == files.size();
+  for (std::size_t i = 0; same && i < now.size(); ++i) {
+    same = now[i].path == files[i].path && now[i].bytes == files[i].bytes;
+  }
+  if (!same) {
+    throw Error(ErrorKind::InvalidInput, where,
+                "the dataset changed since the shards listed it (" + std::to_string(now.size()) +
+                    " files now, " + std::to_string(files.size()) +
+                    " in the shards): take the shards again");
+  }
+  std::error_code ec;
+  for (const SnapshotFile& f : files) {
+    if (!fs::exists(objectPath(f.sha256), ec)) {
+      throw Error(ErrorKind::InvalidInput, where,
+                  f.path +
+                      ": its content is not in this store (was its shard run against "
+                      "another copy of the dataset?)");
+    }
+  }
+  return record(std::move(files), message, 0, progress);
+}
+
+json DatasetStore::ShardPart::toJson() const {
+  json list = json::array();
+  for (const SnapshotFile& f : files) {
+    list.push_back({{"path", f.path}, {"sha256", f.sha256}, {"bytes", f.bytes}});
+  }
+  return {{"shard", std::to_string(index + 1) + "/" + std::to_string(count)},
+          {"listed", listed},
+          {"files", list}};
+}
+
+DatasetStore::ShardPart DatasetStore::ShardPart::fromJson(const json& j,
+                                                          const std::string& source) {
+  ShardPart p;
+  try {
+    const std::string shard = j.at("shard").get<std::string>();
+    unsigned long k = 0, n = 0;
+    char tail = 0;
+    if (std::sscanf(shard.c_str(), "%lu/%lu%c", &k, &n, &tail) != 2 || k < 1 || k > n) {
+      throw Error(ErrorKind::InvalidInput, source, "shard '" + shard + "' is not K/N");
+    }
+    p.index = k - 1;
+    p.count = n;
+    p.listed = j.at("listed").get<std::size_t>();
+    for (const json& f : j.at("files")) {
+      const std::string digest = f.at("sha256").get<std::string>();
+      if (digest.size() != 64 ||
+          digest.find_first_not_of("0123456789abcdef") != std::string::npos) {
+        throw Error(ErrorKind::InvalidInput, source, "a digest is not SHA-256 hex: " + digest);
+      }
+      p.files.push_back(
+          {f.at("path").get<std::string>(), digest, f.at("bytes").get<std::uintmax_t>()});
+    }
+  } catch (const json::exception& e) {
+    throw Error(ErrorKind::InvalidInput, source, std::string("not a snapshot shard: ") + e.what());
+  }
+  return p;
 }
 
 std::vector<LogEntry> DatasetStore::log() const {

@@ -55,6 +55,24 @@ class DatasetStore {
   // file that cannot be read or written; CancelledError (nothing recorded).
   Taken snapshot(const std::string& message, ProgressSink& progress) const;
 
+  // One shard of a snapshot taken by several processes or machines at once (`dataset snapshot
+  // --shard K/N`): of the files sorted by path, those at positions p with p % count == index
+  // (0-based) hashed and stored; `listed` is how many files the dataset held.
+  struct ShardPart {
+    std::size_t index = 0, count = 1, listed = 0;
+    std::vector<SnapshotFile> files;
+    nlohmann::json toJson() const;
+    // Throws Error(InvalidInput) naming `source` when `j` is not a shard part.
+    static ShardPart fromJson(const nlohmann::json& j, const std::string& source);
+  };
+  ShardPart snapshotShard(std::size_t index, std::size_t count, ProgressSink& progress) const;
+  // The snapshot of every shard's files, recorded as snapshot() records one: the same id as one
+  // process gives. Throws Error(InvalidInput) when a shard is missing or given twice, when the
+  // dataset's files changed since the shards listed them (a file added, removed or resized), or
+  // when a shard's object is not in the store (a shard run against another copy).
+  Taken snapshotFromShards(const std::vector<ShardPart>& parts, const std::string& message,
+                           ProgressSink& progress) const;
+
   std::vector<LogEntry> log() const;  // latest first
   // The snapshot of an id or a unique prefix of at least 4 characters; Error(InvalidInput)
   // naming an unknown or ambiguous one.
@@ -66,6 +84,16 @@ class DatasetStore {
   std::filesystem::path objectPath(const std::string& sha256) const;
 
  private:
+  // Every file under the dataset but the store, sorted by path, with sizes (no digests yet).
+  std::vector<SnapshotFile> listFiles() const;
+  // Hashes the files at positions p % count == index and stores the contents not yet stored.
+  std::vector<SnapshotFile> hashAndStore(const std::vector<SnapshotFile>& listed, std::size_t index,
+                                         std::size_t count, ProgressSink& progress,
+                                         std::size_t& newObjects) const;
+  // Writes the manifest and the log entry of `files` (unless unchanged since the latest).
+  Taken record(std::vector<SnapshotFile> files, const std::string& message, std::size_t newObjects,
+               ProgressSink& progress) const;
+
   std::filesystem::path dataset_;
 };
 

@@ -201,3 +201,62 @@ TEST(DatasetCli, SnapshotLogDiffAndCheckout) {
             1);
   EXPECT_EQ(delineate::test::runCommand(cli + " dataset log 2>/dev/null"), 2);
 }
+
+// Past one machine: a snapshot taken by 4 shard processes at once on the dataset's folder, then
+// merged, is the snapshot one process takes of the same content (the same id, the same files
+// back); a missing shard or a dataset changed since the shards listed it is refused by name.
+TEST(DatasetCli, FourShardsMakeTheOneProcessSnapshot) {
+  delineate::test::TempDir dir;
+  const fs::path data = dir / "data", copy = dir / "copy";
+  for (int c = 1; c <= 9; ++c) {
+    writeCaseLabels(cubes(4 + c), data / ("labelsTr/case" + std::to_string(c) + ".nii.gz"));
+    writeDatasetFile(data / ("imagesTr/case" + std::to_string(c) + ".txt"),
+                     "image " + std::to_string(c % 3));  // some contents the same
+  }
+  fs::copy(data, copy, fs::copy_options::recursive);
+  const std::string cli = DELINEATE_CLI;
+  std::string one, out;
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset snapshot " + copy.string() + " 2>&1", &one),
+            0)
+      << one;
+  one = one.substr(0, 64);
+  const auto part = [&](int k) { return (dir / ("part-" + std::to_string(k) + ".json")).string(); };
+  std::string shards;
+  for (int k = 1; k <= 4; ++k) {
+    shards += cli + " dataset snapshot " + data.string() + " --shard " + std::to_string(k) +
+              "/4 --part " + part(k) + " & ";
+  }
+  ASSERT_EQ(delineate::test::runCommand("( " + shards + "wait )", &out), 0) << out;
+  EXPECT_EQ(delineate::test::runCommand(cli + " dataset snapshot " + data.string() + " --merge " +
+                                            part(1) + " " + part(2) + " " + part(4) + " 2>&1",
+                                        &out),
+            1);
+  EXPECT_NE(out.find("shards missing: 3/4"), std::string::npos) << out;
+  std::string merged;
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset snapshot " + data.string() + " --merge " +
+                                            part(3) + " " + part(1) + " " + part(4) + " " +
+                                            part(2) + " --message sharded 2>&1",
+                                        &merged),
+            0)
+      << merged;
+  EXPECT_EQ(merged.substr(0, 64), one) << "the same content, the same id";
+  const DatasetStore store(data);
+  ASSERT_EQ(store.log().size(), 1u);
+  EXPECT_EQ(store.log()[0].message, "sharded");
+  EXPECT_EQ(store.read(one).files.size(), 27u);  // each label map has its segment table beside it
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset checkout " + one + " " +
+                                        (dir / "out").string() + " --root " + data.string()),
+            0);
+  for (int c = 1; c <= 9; ++c) {
+    const std::string name = "labelsTr/case" + std::to_string(c) + ".nii.gz";
+    EXPECT_EQ(snapshotBytes(dir / "out" / name), snapshotBytes(data / name)) << name;
+  }
+  // A file added after the shards listed the dataset: the merge is refused.
+  writeDatasetFile(data / "imagesTr/case10.txt", "late");
+  EXPECT_EQ(delineate::test::runCommand(cli + " dataset snapshot " + data.string() + " --merge " +
+                                            part(1) + " " + part(2) + " " + part(3) + " " +
+                                            part(4) + " 2>&1",
+                                        &out),
+            1);
+  EXPECT_NE(out.find("the dataset changed since the shards listed it"), std::string::npos) << out;
+}
