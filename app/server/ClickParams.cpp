@@ -1,5 +1,6 @@
 #include "app/server/ClickParams.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -39,6 +40,36 @@ std::vector<core::ai::VoxelIndex> clicksOf(const nlohmann::json& params, const c
     }
   }
   return out;
+}
+
+std::optional<core::VoxelBox> roiOf(const nlohmann::json& params, const core::Size3& size) {
+  if (!params.is_object() || !params.contains("roi") || params["roi"].is_null()) {
+    return std::nullopt;
+  }
+  const nlohmann::json& roi = params["roi"];
+  std::optional<std::int64_t> v[6];
+  if (roi.is_array() && roi.size() == 6) {
+    for (std::size_t n = 0; n < 6; ++n) {
+      v[n] = indexOf(roi[n]);
+    }
+  }
+  core::VoxelBox box;
+  bool valid = roi.is_array() && roi.size() == 6;
+  for (int a = 0; valid && a < 3; ++a) {
+    const auto lo = v[2 * a], hi = v[2 * a + 1];
+    valid = lo && hi && *hi > *lo && *hi > 0 && *lo < std::int64_t(size[a]);
+    if (valid) {
+      box.lo[a] = std::size_t(std::max<std::int64_t>(*lo, 0));
+      box.hi[a] = std::size_t(std::min<std::int64_t>(*hi, std::int64_t(size[a])));
+    }
+  }
+  if (!valid) {
+    throw core::Error(core::ErrorKind::InvalidInput, "roi",
+                      "wants [i0, i1, j0, j1, k0, k1] (half-open voxel indices) holding a voxel "
+                      "of the image, not " +
+                          roi.dump());
+  }
+  return box;
 }
 
 std::string textParam(const nlohmann::json& params, const char* key, const std::string& fallback) {

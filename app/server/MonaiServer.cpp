@@ -310,6 +310,13 @@ net::HttpResponse MonaiServer::infer(const std::string& model, const net::Server
   request.foreground = clicksOf(params, "foreground");
   request.background = clicksOf(params, "background");
   request.extremePoints = clicksOf(params, "points");
+  // A region of interest is the structure's box: the engine's box segmenter reads it.
+  if (const auto roi = roiOf(params, request.image->geometry().size)) {
+    ai::Prompt box;
+    box.kind = ai::PromptKind::Box;
+    box.box = *roi;
+    request.prompts.push_back(box);
+  }
   request.options = params;
   ai::InferResult result = backend_->infer(request, progress);
 

@@ -133,6 +133,44 @@ std::string MonaiLabelBackend::createSession(const core::Volume& image, ai::Infe
   return id;
 }
 
+namespace {
+
+// The params of a model of its type: deepgrow and deepedit clicks, or the automatic keys.
+json paramsForModel(const ai::InferRequest& request, const ai::ModelInfo& found,
+                    const ai::RequestOptions& options, const core::VoxelBox& roi) {
+  const ai::ModelInfo* model = &found;
+  switch (ai::modelGroup(model->type)) {
+    case ai::ModelGroup::Deepgrow: {
+      ai::DeepgrowClicks clicks;
+      clicks.label = request.label;
+      clicks.foreground = request.foreground;
+      if (clicks.foreground.empty() && !roi.empty()) {  // deepgrow needs a click: the box's centre
+        clicks.foreground.push_back({std::int64_t((roi.lo[0] + roi.hi[0] - 1) / 2),
+                                     std::int64_t((roi.lo[1] + roi.hi[1] - 1) / 2),
+                                     std::int64_t((roi.lo[2] + roi.hi[2] - 1) / 2)});
+      }
+      clicks.background = request.background;
+      clicks.slice = model->dimension == 2 ? request.slice : std::nullopt;
+      clicks.resetState = request.foreground.size() == 1 && request.background.empty();
+      return ai::deepgrowParams(clicks, options);
+    }
+    case ai::ModelGroup::Deepedit: {
+      ai::DeepeditClicks clicks;
+      clicks.label = request.label;
+      clicks.perLabel = request.perLabel;
+      if (clicks.perLabel.empty() && !request.label.empty()) {
+        clicks.perLabel.push_back({request.label, request.foreground});
+      }
+      clicks.background = request.background;
+      return ai::deepeditParams(clicks, options);
+    }
+    default:
+      return ai::automaticParams(options);
+  }
+}
+
+}  // namespace
+
 json MonaiLabelBackend::inferParams(const ai::InferRequest& request, core::ProgressSink& progress) {
   std::optional<ai::ServerInfo> known;
   {
@@ -161,29 +199,22 @@ json MonaiLabelBackend::inferParams(const ai::InferRequest& request, core::Progr
     }
     return params;
   }
-  switch (ai::modelGroup(model->type)) {
-    case ai::ModelGroup::Deepgrow: {
-      ai::DeepgrowClicks clicks;
-      clicks.label = request.label;
-      clicks.foreground = request.foreground;
-      clicks.background = request.background;
-      clicks.slice = model->dimension == 2 ? request.slice : std::nullopt;
-      clicks.resetState = request.foreground.size() == 1 && request.background.empty();
-      return ai::deepgrowParams(clicks, options);
+  // Positive boxes as one region of interest: [i0, i1, j0, j1, k0, k1], half-open voxel indices.
+  core::VoxelBox roi;
+  for (const ai::Prompt& p : request.prompts) {
+    if (p.kind != ai::PromptKind::Box || !p.positive) {
+      throw core::Error(core::ErrorKind::InvalidInput, config_.url,
+                        "model '" + request.model + "' does not take " +
+                            (p.positive ? "" : "negative ") + ai::promptKindName(p.kind) +
+                            " prompts (only clicks and boxes)");
     }
-    case ai::ModelGroup::Deepedit: {
-      ai::DeepeditClicks clicks;
-      clicks.label = request.label;
-      clicks.perLabel = request.perLabel;
-      if (clicks.perLabel.empty() && !request.label.empty()) {
-        clicks.perLabel.push_back({request.label, request.foreground});
-      }
-      clicks.background = request.background;
-      return ai::deepeditParams(clicks, options);
-    }
-    default:
-      return ai::automaticParams(options);
+    roi.include(p.box);
   }
+  json params = paramsForModel(request, *model, options, roi);
+  if (!roi.empty()) {
+    params["roi"] = {roi.lo[0], roi.hi[0], roi.lo[1], roi.hi[1], roi.lo[2], roi.hi[2]};
+  }
+  return params;
 }
 
 std::shared_ptr<core::LabelMap> MonaiLabelBackend::labelsFrom(

@@ -48,9 +48,12 @@ class MonaiLabelBackend : public core::ai::AiBackend {
 
   std::string displayName() const override;
   core::ai::ServerInfo info(core::ProgressSink& progress) override;
-  // Clicks only (deepgrow, deepedit, DEXTR3D as extreme points); sessions, datastore, training.
+  // Clicks (deepgrow, deepedit, DEXTR3D as extreme points) and positive boxes, sent as the
+  // region of interest MONAI Label's models read (`roi`, as 3D Slicer sends it; a deepgrow model
+  // without a foreground click gets the box's centre as one); sessions, datastore, training.
   core::ai::BackendCapabilities capabilities() const override {
     core::ai::BackendCapabilities c;
+    c.promptKinds = {core::ai::PromptKind::Box};
     c.sessions = c.datastore = c.training = true;
     return c;
   }

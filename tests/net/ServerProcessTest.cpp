@@ -309,15 +309,26 @@ TEST(ServerProcess, CliInferSpeaksNnInteractiveWithPointsBoxesAndLassos) {
     const core::LabelMap got = core::readLabelMapFiles(out, &ball.image->geometry());
     EXPECT_GT(test::dice(got, *ball.truth), 0.75) << c.name;
   }
-  // The wrong key is named; a box for a MONAI Label model is refused naming the prompt kind.
+  // The wrong key is named. A MONAI Label model takes a box as its region of interest ("roi",
+  // as 3D Slicer sends it), which delineate-server's engine segments as a box; a lasso it does
+  // not take is refused naming the prompt kind.
   const auto [wrong, rc] = run(base + " --api-key nope --point 32,13,10 --out " + out + " 2>&1");
   EXPECT_EQ(rc, 1);
   EXPECT_NE(wrong.find("API key"), std::string::npos) << wrong;
-  const auto [box, rc2] = run(std::string(DELINEATE_CLI) + " infer --server " + server.url() +
-                              " --model local_deepgrow --box 23,4,10,41,22,10 --image " +
-                              (dir / "ball.nii.gz").string() + " --out " + out + " 2>&1");
-  EXPECT_EQ(rc2, 1);
-  EXPECT_NE(box.find("does not take box prompts"), std::string::npos) << box;
+  const std::string monaiBase = std::string(DELINEATE_CLI) + " infer --server " + server.url() +
+                                " --model local_deepgrow --image " +
+                                (dir / "ball.nii.gz").string() + " --out " + out;
+  const auto [box, rc2] = run(monaiBase + " --box 23,4,10,41,22,10 2>&1");
+  ASSERT_EQ(rc2, 0) << box;
+  const core::LabelMap fromRoi = core::readLabelMapFiles(out, &ball.image->geometry());
+  EXPECT_GT(test::dice(fromRoi, *ball.truth), 0.75) << "the box as a region of interest";
+  const auto [lassoed, rc5] =
+      run(monaiBase + " --lasso " + (dir / "lasso.nii.gz").string() + " 2>&1");
+  EXPECT_EQ(rc5, 1);
+  EXPECT_NE(lassoed.find("does not take lasso prompts"), std::string::npos) << lassoed;
+  const auto [negative, rc6] = run(monaiBase + " --box 23,4,10,41,22,10,- 2>&1");
+  EXPECT_EQ(rc6, 1);
+  EXPECT_NE(negative.find("negative box prompts"), std::string::npos) << negative;
   // --initial: the ball and, wrongly, a block beside it; a negative point on the block refines
   // it away. A MONAI Label model refuses to refine.
   core::LabelMap initial("initial", ball.image->geometry(), {core::defaultSegment(1)});

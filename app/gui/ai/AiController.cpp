@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "annotation/ai/AiRequestPlan.h"
 #include "annotation/ai/PromptShapes.h"
 #include "annotation/ai/ProposalLabelPlan.h"
 #include "annotation/ai/ProposalMerge.h"
@@ -302,50 +303,44 @@ void AiController::run() {
     return;
   }
   const Backend& current = backends_[static_cast<std::size_t>(current_)];
-  // A backend that keeps prompts on the server gets clicks as points, in order with the rest.
-  const core::ai::BackendCapabilities caps = current.backend->capabilities();
-  core::ai::InferRequest request =
-      interaction_.request(model_.toStdString(), image, segmentName(),
-                           caps.serverUndo && caps.takes(core::ai::PromptKind::Point));
-  if (interaction_.extremePoints() > 0 && interaction_.extremePoints() < 6) {
-    Q_EMIT session_->statusMessage(tr("%1 of 6 extreme points").arg(interaction_.extremePoints()));
+  annotation::AiRequestInputs inputs;
+  inputs.model = model_.toStdString();
+  inputs.image = image;
+  inputs.segmentName = segmentName();
+  inputs.segmentToRefine = hasSegmentToRefine();
+  const annotation::AiRequestPlan plan =
+      annotation::planAiRequest(interaction_, inputs, current.backend->capabilities(),
+                                current.info ? &*current.info : nullptr);
+  if (plan.next == annotation::AiRequestPlan::Next::WaitForExtremePoints) {
+    Q_EMIT session_->statusMessage(QString::fromStdString(plan.note));
     return;
   }
+  if (!plan.note.empty()) {
+    Q_EMIT session_->statusMessage(current.name + QLatin1Char(' ') +
+                                   QString::fromStdString(plan.note));
+  }
+  core::ai::InferRequest request = plan.request;
   proposalRefines_.reset();
   // The segment to refine is read from a worker copy of its map, in the job.
   std::shared_ptr<const core::LabelMap> refineCopy;
   const auto [refineMap, refineLabel] = interaction_.target();
   const std::uint64_t refineVersion = refineMap ? refineMap->version() : 0;
-  if (hasSegmentToRefine() && interaction_.extremePoints() == 0) {
-    if (caps.initialMasks) {
-      refineCopy = session_->readCopy(*refineMap);
-      if (!refineCopy) {
-        // The copy catches up with the last edits within a few event-loop turns, or once an
-        // earlier job lets go of it.
-        if (++refineCopyRetries_ > kRefineCopyRetries) {
-          refineCopyRetries_ = 0;
-          Q_EMIT failed(
-              tr("%1: the segment to refine could not be read; try Run again").arg(current.name));
-          return;
-        }
-        QTimer::singleShot(kRefineCopyRetryMs, this, [this] { run(); });
+  if (plan.refinesSegment) {
+    refineCopy = session_->readCopy(*refineMap);
+    if (!refineCopy) {
+      // The copy catches up with the last edits within a few event-loop turns, or once an
+      // earlier job lets go of it.
+      if (++refineCopyRetries_ > kRefineCopyRetries) {
+        refineCopyRetries_ = 0;
+        Q_EMIT failed(
+            tr("%1: the segment to refine could not be read; try Run again").arg(current.name));
         return;
       }
-      refineCopyRetries_ = 0;
-      proposalRefines_ = refineLabel;
-    } else {
-      Q_EMIT session_->statusMessage(
-          tr("%1 starts afresh: it takes no segment to refine").arg(current.name));
+      QTimer::singleShot(kRefineCopyRetryMs, this, [this] { run(); });
+      return;
     }
-  }
-  if (interaction_.extremePoints() == 6) {
-    // The built-in extreme-point model; a server's own DEXTR model when it lists one.
-    const auto& info = backends_[static_cast<std::size_t>(current_)].info;
-    for (const auto& m : info ? info->models : std::vector<core::ai::ModelInfo>{}) {
-      if (m.type == "dextr3d") {
-        request.model = m.name;
-      }
-    }
+    refineCopyRetries_ = 0;
+    proposalRefines_ = refineLabel;
   }
   const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
   if (!chosen.url.isEmpty()) {
