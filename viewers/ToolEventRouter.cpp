@@ -6,7 +6,6 @@
 #include <cmath>
 #include <vector>
 
-#include "annotation/tools/BrushTool.h"
 #include "annotation/tools/Tool.h"
 #include "viewers/SliceView.h"
 
@@ -155,8 +154,7 @@ bool ToolEventRouter::handleEvent(SliceView* view, QEvent* event) {
     }
     case QEvent::Wheel: {
       auto* e = static_cast<QWheelEvent*>(event);
-      if ((e->modifiers() & Qt::ControlModifier) &&
-          dynamic_cast<annotation::BrushTool*>(tool_) != nullptr) {
+      if ((e->modifiers() & Qt::ControlModifier) && tool_ != nullptr && tool_->resizesWithWheel()) {
         Q_EMIT brushScaleRequested(std::pow(1.1, e->angleDelta().y() / 120.0));
         showOutline(view, e->position());
         return true;
@@ -192,8 +190,8 @@ void ToolEventRouter::showOutline(SliceView* view, const QPointF& position) {
   }
   hoverView_ = view;
   hoverPos_ = position;
-  if (auto* brush = dynamic_cast<annotation::BrushTool*>(tool_)) {
-    view->setToolOutline(circle(*view, view->canvasToWorld(position), brush->shape().radiusMm),
+  if (tool_ != nullptr && tool_->hoverRadiusMm() > 0) {
+    view->setToolOutline(circle(*view, view->canvasToWorld(position), tool_->hoverRadiusMm()),
                          true);
   }
 }

@@ -21,6 +21,8 @@ class BrushTool : public Tool {
 
   BrushShape& shape() { return shape_; }
   const BrushShape& shape() const { return shape_; }
+  double hoverRadiusMm() const override { return shape_.radiusMm; }
+  bool resizesWithWheel() const override { return true; }
   // Ctrl+wheel and the [ ] shortcuts: multiply the radius, kept within [0.5, 100] mm.
   void scaleRadius(double factor);
   bool stroking() const { return edit_ != nullptr; }

@@ -64,10 +64,34 @@ bool RegionGrowTool::pointer(const PointerEvent& e) {
   if (e.action != PointerAction::Press || e.button != PointerButton::Left) {
     return false;
   }
-  if (!seedOf(e.world)) {
+  const std::optional<core::Size3> seed = seedOf(e.world);
+  if (!seed) {
     return false;
   }
-  const BoxMask mask = compute(e);
+  if (!offload_) {
+    paint(compute(e));
+    return true;
+  }
+  // Seed, range and plane are read now, on this thread; the fill reads only the image.
+  const core::VolumePtr image = context_.image;
+  const auto [lo, hi] = rangeAt(*seed);
+  std::optional<int> sliceAxis;
+  if (!e.shift) {
+    sliceAxis = nearestIndexAxis(image->geometry(), e.sliceNormal);
+  }
+  offload_(
+      e.shift ? "Region grow (3D)" : "Region grow",
+      [image, s = *seed, lo = lo, hi = hi, sliceAxis](core::ProgressSink& progress) {
+        return regionGrow(*image, s, lo, hi, sliceAxis, progress);
+      },
+      [this](BoxMask mask) { paint(mask); });
+  return true;
+}
+
+void RegionGrowTool::paint(const BoxMask& mask) {
+  if (!context_.labels || mask.box.empty()) {
+    return;
+  }
   core::LabelMapEdit edit(*context_.labels, context_.policy);
   applyPaint(edit, mask, context_.activeLabel);
   core::VoxelDelta delta = edit.commit();
@@ -81,7 +105,6 @@ bool RegionGrowTool::pointer(const PointerEvent& e) {
       context_.changed(box);
     }
   }
-  return true;
 }
 
 }  // namespace delineate::annotation

@@ -21,6 +21,11 @@ class Tool {
     closed = false;
     return {};
   }
+  // The radius (mm) of the circle drawn round the cursor while the tool hovers over a slice (a
+  // brush's size); 0: none.
+  virtual double hoverRadiusMm() const { return 0; }
+  // Whether Ctrl+wheel resizes the tool (the view asks its owner to scale it) instead of zooming.
+  virtual bool resizesWithWheel() const { return false; }
 };
 
 }  // namespace delineate::annotation

@@ -113,3 +113,32 @@ TEST(RegionGrowTool, ClicksOutsideTheImageOrNotPressesAreIgnored) {
   EXPECT_EQ(f.undo.count(), 0u);
   EXPECT_EQ(f.count(1), 0u);
 }
+
+// The app's region grow is this tool with its fill handed to a job: nothing changes until the
+// job's result comes back, then the same voxels as a click filled at once, as one undo entry.
+TEST(RegionGrowTool, AnOffloadedFillPaintsOnlyWhenItsResultComesBack) {
+  ToolFixture f;
+  RegionGrowTool tool(f.ctx);
+  std::string title;
+  std::function<BoxMask(core::ProgressSink&)> work;
+  std::function<void(BoxMask)> apply;
+  tool.setOffload([&](const std::string& t, std::function<BoxMask(core::ProgressSink&)> w,
+                      std::function<void(BoxMask)> a) {
+    title = t;
+    work = std::move(w);
+    apply = std::move(a);
+  });
+  EXPECT_TRUE(tool.pointer(click({16, 16, 16}, true)));
+  EXPECT_EQ(title, "Region grow (3D)");
+  ASSERT_TRUE(work && apply);
+  EXPECT_EQ(extractSegment(f.map(), 1).count(), 0u) << "nothing painted before the job is done";
+  EXPECT_EQ(f.undo.count(), 0u);
+  core::NullProgress progress;
+  apply(work(progress));
+  EXPECT_EQ(mismatches(extractSegment(f.map(), 1), core::VoxelBox::whole(f.map().geometry().size),
+                       inBall),
+            0u);
+  EXPECT_EQ(f.undo.count(), 1u);
+  EXPECT_EQ(f.undo.undoText(), "Region grow");
+  EXPECT_EQ(tool.id(), "tool.regionGrow") << "the command id the app chooses it by";
+}

@@ -10,10 +10,10 @@
 
 #include "annotation/tools/BrushTool.h"
 #include "annotation/tools/LassoTool.h"
+#include "annotation/tools/RegionGrowTool.h"
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/editing/EditJobs.h"
 #include "app/gui/editing/EditSession.h"
-#include "app/gui/editing/RegionGrowJobTool.h"
 #include "viewers/SliceGeometry.h"
 #include "viewers/ToolEventRouter.h"
 #include "viewers/ViewLayout.h"
@@ -53,7 +53,7 @@ ToolController::ToolController(EditSession* session, EditJobs* jobs, CommandRegi
   annotation::EditContext& context = session_->context();
   brush_ = std::make_unique<annotation::BrushTool>(context);
   eraser_ = std::make_unique<annotation::BrushTool>(context, true);
-  grow_ = std::make_unique<RegionGrowJobTool>(session_, jobs_);
+  grow_ = std::make_unique<annotation::RegionGrowTool>(context);
   lasso_ = std::make_unique<annotation::LassoTool>(context, annotation::LassoMode::Fill);
   scissors_ = std::make_unique<annotation::LassoTool>(context, annotation::LassoMode::EraseInside);
   // An outline through all slices reads the whole segment: worked out by a job, with progress.
@@ -69,7 +69,23 @@ ToolController::ToolController(EditSession* session, EditJobs* jobs, CommandRegi
       };
   lasso_->setOffload(offload);
   scissors_->setOffload(offload);
+  // A fill in 3D can take the whole image: a job too.
+  grow_->setOffload([this](const std::string& title,
+                           std::function<annotation::BoxMask(core::ProgressSink&)> work,
+                           std::function<void(annotation::BoxMask)> apply) {
+    EditSession* session = session_;
+    jobs_->run<annotation::BoxMask>(QString::fromStdString(title), std::move(work),
+                                    [session, apply](annotation::BoxMask mask) {
+                                      apply(std::move(mask));
+                                      session->flush();
+                                    });
+  });
 
+  // Every tool by the command id it declares (Tool::id): choosing one is a lookup, not code.
+  for (annotation::Tool* t : std::initializer_list<annotation::Tool*>{
+           brush_.get(), eraser_.get(), grow_.get(), lasso_.get(), scissors_.get()}) {
+    tools_[QString::fromStdString(t->id())] = t;
+  }
   views->setToolRouter(router_);
   router_->setEditGate([this](const annotation::PointerEvent&) { return allowPress(); });
   connect(router_, &viewers::ToolEventRouter::toolUsed, session_, &EditSession::flush);
@@ -109,21 +125,13 @@ ToolController::~ToolController() {
 }
 
 void ToolController::setTool(const QString& id) {
-  annotation::Tool* tool = nullptr;
-  if (id == QLatin1String("tool.brush")) {
-    tool = brush_.get();
-  } else if (id == QLatin1String("tool.eraser")) {
-    tool = eraser_.get();
-  } else if (id == QLatin1String("tool.regionGrow")) {
-    tool = grow_.get();
-  } else if (id == QLatin1String("tool.lasso")) {
-    tool = lasso_.get();
-  } else if (id == QLatin1String("tool.scissors")) {
-    tool = scissors_.get();
-  } else if (const auto it = extraTools_.find(id); it != extraTools_.end()) {
+  annotation::Tool* tool = nullptr;  // tool.navigate: none
+  if (id != QLatin1String("tool.navigate")) {
+    const auto it = tools_.find(id);
+    if (it == tools_.end()) {
+      return;
+    }
     tool = it->second;
-  } else if (id != QLatin1String("tool.navigate")) {
-    return;
   }
   router_->setTool(tool);
   session_->flush();  // a cancelled stroke was rolled back
@@ -139,7 +147,8 @@ QAction* ToolController::addTool(const QString& id, const QString& text,
   a->setCheckable(true);
   a->setToolTip(tip);
   group_->addAction(a);
-  extraTools_[id] = tool;
+  tools_[id] = tool;
+  addedTools_ << id;
   connect(a, &QAction::triggered, this, [this, id] { setTool(id); });
   return a;
 }
@@ -182,7 +191,7 @@ QToolBar* ToolController::createToolBar(QWidget* parent) {
   for (const ToolCommand& t : kTools) {
     bar->addAction(commands_->action(QString::fromLatin1(t.id)));
   }
-  for (const auto& [id, tool] : extraTools_) {
+  for (const QString& id : addedTools_) {
     bar->addAction(commands_->action(id));
   }
   bar->addSeparator();

@@ -7,6 +7,7 @@
 // size) and a tool bar with the brush size and the 3D (ball) brush switch.
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <map>
 #include <memory>
 
@@ -21,6 +22,7 @@ class QToolBar;
 namespace delineate::annotation {
 class BrushTool;
 class LassoTool;
+class RegionGrowTool;
 class Tool;
 }  // namespace delineate::annotation
 
@@ -34,7 +36,6 @@ namespace delineate::app {
 class CommandRegistry;
 class EditJobs;
 class EditSession;
-class RegionGrowJobTool;
 
 class ToolController : public QObject {
   Q_OBJECT
@@ -74,11 +75,12 @@ class ToolController : public QObject {
   viewers::ToolEventRouter* router_;
   std::unique_ptr<annotation::BrushTool> brush_;
   std::unique_ptr<annotation::BrushTool> eraser_;
-  std::unique_ptr<RegionGrowJobTool> grow_;
+  std::unique_ptr<annotation::RegionGrowTool> grow_;
   std::unique_ptr<annotation::LassoTool> lasso_;
   std::unique_ptr<annotation::LassoTool> scissors_;
   QActionGroup* group_ = nullptr;
-  std::map<QString, annotation::Tool*> extraTools_;
+  std::map<QString, annotation::Tool*> tools_;  // by command id, the added ones too
+  QStringList addedTools_;                      // addTool()'s, in order (the tool bar)
   QDoubleSpinBox* radius_ = nullptr;
   QCheckBox* sphere_ = nullptr;
   QCheckBox* rangeEnabled_ = nullptr;
