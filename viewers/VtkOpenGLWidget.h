@@ -1,7 +1,7 @@
 #pragma once
 // The project's QOpenGLWidget + vtkGenericOpenGLRenderWindow adapter: the only class that touches
 // both Qt's and VTK's OpenGL worlds. VTK renders only inside paintGL() into its own framebuffer,
-// which is then blitted into the widget's framebuffer (see ../shared/STACK.md).
+// which is then blitted into the widget's framebuffer (docs/viewers.md, "Rendering rules").
 //
 // Usage: call VtkOpenGLWidget::prepareApplication() before constructing QApplication, add
 // renderers to renderWindow(), and call requestRender() (never renderWindow()->Render()) whenever

@@ -1,7 +1,7 @@
 #pragma once
-// The Clara AIAA v1 API subset the AIAA clients use (PROTOCOLS §7), answered by the same
-// backend and session store as the MONAI Label routes, so that one delineate-server serves both
-// kinds of client:
+// The Clara AIAA v1 API subset the AIAA clients use (docs/ai.md, "Clara AIAA servers"), answered by
+// the same backend and session store as the MONAI Label routes, so that one delineate-server serves
+// both kinds of client:
 //   GET  /v1/models[?model=|type=]           the backend's models in AIAA's shape
 //   POST /v1/segmentation?model=[&session_id=] automatic segmentation of the image
 //   POST /v1/deepgrow?model=[&session_id=]     params foreground / background clicks

@@ -1,6 +1,6 @@
 #pragma once
-// delineate-server's optional authentication (PROTOCOLS §5), off unless --auth-users is given.
-// With it on, the server answers the /auth/ routes a MONAI Label 0.7+ server registers
+// delineate-server's optional authentication (docs/ai.md, "Signing in"), off unless --auth-users is
+// given. With it on, the server answers the /auth/ routes a MONAI Label 0.7+ server registers
 //   GET  /auth/             {"enabled": true, "client_id", "realm"}
 //   POST /auth/token        form username=&password= (OAuth2 password grant) or
 //                           grant_type=refresh_token&refresh_token= -> access + refresh token

@@ -1,8 +1,8 @@
 #pragma once
-// The server's datastore (PROTOCOLS §2.1): images and labels (per tag: "final", "original", ...)
-// as files under one folder, with their metadata in datastore.json. Every file is written to a
-// hidden temporary and renamed into place, so an interrupted upload leaves no partial image or
-// label (temporaries left by a crash are removed on opening). Ids are file-name stems.
+// The server's datastore (docs/ai.md, "delineate-server"): images and labels (per tag: "final",
+// "original", ...) as files under one folder, with their metadata in datastore.json. Every file is
+// written to a hidden temporary and renamed into place, so an interrupted upload leaves no partial
+// image or label (temporaries left by a crash are removed on opening). Ids are file-name stems.
 // Thread-safe.
 #include <filesystem>
 #include <mutex>

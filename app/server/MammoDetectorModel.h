@@ -7,8 +7,9 @@
 // POST /infer/mammo_demo_detector with one 2-D image (uploaded `file`: NIfTI/NRRD/MetaImage, or a
 // DICOM MG/DX file, whose Image Laterality, View Position and Photometric Interpretation are
 // read; or a session / datastore image) answers JSON only, as MONAI Label does for a model that
-// writes no file (PROTOCOLS §4.3): the result params as the body, application/json, whatever
-// `output` asked for apart from `image` and `dicom_seg` (those get a 500: there is no image):
+// writes no file (docs/ai-protocol.md, "/infer answers and errors"): the result params as the body,
+// application/json, whatever `output` asked for apart from `image` and `dicom_seg` (those get a
+// 500: there is no image):
 //
 //   {"boxes": [[x0, y0, x1, y1], ...],   // image pixels (column = x), 0-based
 //    "scores": [0.81, ...], "labels": [1, ...],

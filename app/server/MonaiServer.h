@@ -1,5 +1,6 @@
 #pragma once
-// The MONAI Label API subset our client uses, answered by the built-in engine (PROTOCOLS §2–4):
+// The MONAI Label API subset our client uses, answered by the built-in engine (docs/ai.md,
+// "delineate-server"):
 //   GET  /info/                          app, models, strategies, trainers, datastore counts
 //   POST /infer/{model}?image=|session_id=  form `params` (+ `file`): multipart params + image;
 //                                        mammo_demo_detector: JSON only (MammoDetectorModel.h)

@@ -1,7 +1,7 @@
 #pragma once
-// Server-side sessions (PROTOCOLS §4.5): an uploaded image kept for a while so that each click's
-// /infer sends only the clicks. Held in memory; thread-safe; expired sessions are dropped when
-// touched.
+// Server-side sessions (docs/ai.md, "How the client talks to a server"): an uploaded image kept for
+// a while so that each click's /infer sends only the clicks. Held in memory; thread-safe; expired
+// sessions are dropped when touched.
 #include <chrono>
 #include <map>
 #include <mutex>

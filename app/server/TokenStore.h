@@ -1,8 +1,8 @@
 #pragma once
-// The tokens delineate-server hands out when auth is on (PROTOCOLS §5): opaque random strings
-// kept in memory, each mapped to the user it was issued to and its expiry. A real MONAI Label
-// server proxies to Keycloak and gets signed JWTs; clients treat both as opaque, so nothing here
-// needs to be a JWT. Tokens die with the process. Thread-safe.
+// The tokens delineate-server hands out when auth is on (docs/ai.md, "Signing in"): opaque random
+// strings kept in memory, each mapped to the user it was issued to and its expiry. A real MONAI
+// Label server proxies to Keycloak and gets signed JWTs; clients treat both as opaque, so nothing
+// here needs to be a JWT. Tokens die with the process. Thread-safe.
 #include <chrono>
 #include <map>
 #include <mutex>

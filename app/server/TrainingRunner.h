@@ -1,5 +1,6 @@
 #pragma once
-// Training for delineate-server (PROTOCOLS §4.7): runs the command the server was started with
+// Training for delineate-server (docs/retraining.md, "Annotator loop"): runs the command the server
+// was started with
 // (`--train-command`) in a shell, in its own folder under the datastore, with the labelled pairs
 // in dataset.json; one run at a time (a second start answers "busy", 429). The command sees
 //   DELINEATE_TRAIN_DATASET  path of dataset.json ([{"image": path, "label": path}, ...])

@@ -1,9 +1,9 @@
 #pragma once
-// What a Clara AIAA v1 server offers, from GET /v1/models (PROTOCOLS §7): a JSON list of models
-// with `name`, `type` (segmentation, annotation = DEXTR3D, deepgrow, classification, others),
-// `labels`, and for DEXTR3D the crop parameters `padding` (mm) and `roi`. Mapped onto the MONAI
-// Label vocabulary the rest of the workstation speaks. Unknown and missing fields are tolerated;
-// only a body that is not a JSON list (or one model object) is an error.
+// What a Clara AIAA v1 server offers, from GET /v1/models (docs/ai.md, "Clara AIAA servers"): a
+// JSON list of models with `name`, `type` (segmentation, annotation = DEXTR3D, deepgrow,
+// classification, others), `labels`, and for DEXTR3D the crop parameters `padding` (mm) and `roi`.
+// Mapped onto the MONAI Label vocabulary the rest of the workstation speaks. Unknown and missing
+// fields are tolerated; only a body that is not a JSON list (or one model object) is an error.
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 #pragma once
-// Clicks for interactive models (PROTOCOLS §4.4): integer voxel indices [i, j, k] of the exact
-// image file the server reads, in that file's own index order, rounded to the nearest voxel
-// centre (Slicer and OHIF round; MITK truncates, which shifts clicks by up to one voxel).
+// Clicks for interactive models (docs/ai-protocol.md, "Clicks"): integer voxel indices [i, j, k] of
+// the exact image file the server reads, in that file's own index order, rounded to the nearest
+// voxel centre (Slicer and OHIF round; MITK truncates, which shifts clicks by up to one voxel).
 // Every function takes the *server's* grid: when the file sent or stored differs from ours
 // (re-saved in RAS with flipped axes, resampled, a single slice), convert in its geometry.
 #include <array>

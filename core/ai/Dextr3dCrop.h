@@ -1,10 +1,10 @@
 #pragma once
-// DEXTR3D's client side, as NVIDIA's Clara AIAA clients do it (PROTOCOLS §7): the model sees a
-// fixed-size region of interest, so the client crops the image to the bounding box of the six
-// extreme points padded by the model's `padding` (mm), resamples the crop (linear) to the model's
-// `roi` size, rescales the points into it, and pastes the returned mask back (nearest) into a
-// label map of the full image. The resampled crop keeps the image's direction; its voxels cover
-// the crop's physical extent exactly (ITK's "same extent" resampling).
+// DEXTR3D's client side, as NVIDIA's Clara AIAA clients do it (docs/ai.md, "Clara AIAA servers"):
+// the model sees a fixed-size region of interest, so the client crops the image to the bounding box
+// of the six extreme points padded by the model's `padding` (mm), resamples the crop (linear) to
+// the model's `roi` size, rescales the points into it, and pastes the returned mask back (nearest)
+// into a label map of the full image. The resampled crop keeps the image's direction; its voxels
+// cover the crop's physical extent exactly (ITK's "same extent" resampling).
 #include <vector>
 
 #include "core/ai/ClickIndex.h"

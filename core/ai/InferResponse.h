@@ -1,8 +1,8 @@
 #pragma once
-// The answer to POST /infer/{model} (PROTOCOLS §4.3), and what any non-2xx answer of a MONAI
-// Label or Clara AIAA server means for the user (§1 "Errors", §4.5, §5, §7). The response's
-// Content-Type decides the shape, never the `output` that was asked for: the server answers plain
-// JSON when a model wrote no file.
+// The answer to POST /infer/{model} (docs/ai-protocol.md, "/infer answers and errors"), and what
+// any non-2xx answer of a MONAI Label or Clara AIAA server means for the user (the same section).
+// The response's Content-Type decides the shape, never the `output` that was asked for: the server
+// answers plain JSON when a model wrote no file.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
-// Request parts for a MONAI Label server: the `params` JSON of /infer calls (PROTOCOLS §4.2,
-// §4.4) and URLs that the server routes (§1: collection routes need their trailing slash, and a
-// doubled slash answers 404).
+// Request parts for a MONAI Label server (docs/ai-protocol.md, "Requests" and "Clicks"): the
+// `params` JSON of /infer calls and URLs that the server routes (collection routes need their
+// trailing slash, and a doubled slash answers 404).
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -1,8 +1,9 @@
 #pragma once
-// multipart/form-data as MONAI Label and Clara AIAA speak it (PROTOCOLS §1, §4.1, §4.3): an
-// encoder for requests (`params` JSON field; `file`, `label`, `files` uploads) and a parser for
-// /infer answers that finds parts by their Content-Disposition name, whatever their order, header
-// spelling or line endings. Both work on bytes held in std::string / std::string_view.
+// multipart/form-data as MONAI Label and Clara AIAA speak it (docs/ai-protocol.md, "Multipart" and
+// "/infer answers and errors"): an encoder for requests (`params` JSON field; `file`, `label`,
+// `files` uploads) and a parser for /infer answers that finds parts by their Content-Disposition
+// name, whatever their order, header spelling or line endings. Both work on bytes held in
+// std::string / std::string_view.
 #include <cstddef>
 #include <optional>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
-// Signing in to an AI server that asks for it (MONAI Label's /auth/, PROTOCOLS §5), in words every
-// backend shares, so that the app signs in through core::ai::AiBackend without knowing which
-// plugin made the backend. Tokens are opaque: only the server reads them.
+// Signing in to an AI server that asks for it (MONAI Label's /auth/, docs/ai.md, "Signing in"), in
+// words every backend shares, so that the app signs in through core::ai::AiBackend without knowing
+// which plugin made the backend. Tokens are opaque: only the server reads them.
 #include <chrono>
 #include <string>
 

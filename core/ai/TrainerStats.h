@@ -1,9 +1,9 @@
 #pragma once
-// One trainer's progress as GET /info/ reports it in `train_stats[<trainer>]` (PROTOCOLS §4.7):
-// epochs done and planned, the best value of the key metric, the latest metrics and, when the
-// server keeps one (delineate-server does), the metrics of every epoch so far, for a plot. MONAI
-// Label puts the training metrics under `train` and the validation ones under `eval`; both land
-// in `metrics`. Parsing never throws: fields of the wrong type are left out.
+// One trainer's progress as GET /info/ reports it in `train_stats[<trainer>]` (docs/retraining.md,
+// "Annotator loop"): epochs done and planned, the best value of the key metric, the latest metrics
+// and, when the server keeps one (delineate-server does), the metrics of every epoch so far, for a
+// plot. MONAI Label puts the training metrics under `train` and the validation ones under `eval`;
+// both land in `metrics`. Parsing never throws: fields of the wrong type are left out.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>

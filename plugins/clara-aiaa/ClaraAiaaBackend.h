@@ -1,6 +1,6 @@
 #pragma once
-// The NVIDIA Clara AIAA v1 client (PROTOCOLS §7), Qt-free: GET /v1/models; automatic
-// segmentation (POST /v1/segmentation); deepgrow from foreground/background clicks (POST
+// The NVIDIA Clara AIAA v1 client (docs/ai.md, "Clara AIAA servers"), Qt-free: GET /v1/models;
+// automatic segmentation (POST /v1/segmentation); deepgrow from foreground/background clicks (POST
 // /v1/deepgrow); DEXTR3D from six extreme points (POST /v1/dextr3d) with the client-side crop,
 // resampling to the model's roi and paste-back (core/ai/Dextr3dCrop); the image sent once per
 // server session (PUT /session/), and a session the server let expire (HTTP 440) created again

@@ -1,9 +1,9 @@
 #pragma once
-// Signing in to a MONAI Label server that has auth on (PROTOCOLS §5), Qt-free and thread-safe:
-// the probe (GET /auth/: 404 or anything but {"enabled": true} means off, as Slicer reads it),
-// the OAuth2 password grant and the refresh grant on POST /auth/token, and the token state the
-// app keeps between runs (the refresh token, in the system keychain). Tokens are opaque here:
-// only the server reads them, so we never decode a JWT.
+// Signing in to a MONAI Label server that has auth on (docs/ai.md, "Signing in"), Qt-free and
+// thread-safe: the probe (GET /auth/: 404 or anything but {"enabled": true} means off, as Slicer
+// reads it), the OAuth2 password grant and the refresh grant on POST /auth/token, and the token
+// state the app keeps between runs (the refresh token, in the system keychain). Tokens are opaque
+// here: only the server reads them, so we never decode a JWT.
 #include <chrono>
 #include <mutex>
 #include <optional>

@@ -1,6 +1,6 @@
 #pragma once
-// The MONAI Label client (PROTOCOLS §1–5, §10), Qt-free: /info/ models, inference with clicks
-// (deepgrow, deepedit), automatic models and extreme points, the image sent once per server
+// The MONAI Label client (docs/ai-protocol.md; docs/ai.md), Qt-free: /info/ models, inference with
+// clicks (deepgrow, deepedit), automatic models and extreme points, the image sent once per server
 // session (PUT /session/) or referenced by datastore id, the session re-created once when the
 // server forgot it, the datastore, active learning and training. Every answer other than success
 // becomes a core::Error naming the server and what happened (a ServerAnswerError with the HTTP
@@ -84,8 +84,8 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   core::ai::TrainStatus trainingStatus(core::ProgressSink& progress) override;
   void stopTraining(core::ProgressSink& progress) override;
 
-  // Sign-in (PROTOCOLS §5): whether GET /auth/ says auth is on, the password grant, and the
-  // token state (the app keeps the refresh token in the keychain and hands it back here).
+  // Sign-in (docs/ai.md, "Signing in"): whether GET /auth/ says auth is on, the password grant, and
+  // the token state (the app keeps the refresh token in the keychain and hands it back here).
   bool signInEnabled(core::ProgressSink& progress) override { return auth_.enabled(progress); }
   core::ai::SignInTokens signIn(const std::string& user, const std::string& password,
                                 core::ProgressSink& progress) override {

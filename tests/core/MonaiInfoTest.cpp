@@ -11,7 +11,8 @@ using namespace delineate::core::ai;
 
 namespace {
 
-// PROTOCOLS §3, with the three example models and the other top-level sections filled in.
+// docs/ai-protocol.md, "/info/": with the three example models and the other top-level sections
+// filled in.
 const char* kRadiologyInfo = R"json({
   "name": "MONAILabel - Radiology (0.8.1)",
   "description": "DeepLearning models for radiology",

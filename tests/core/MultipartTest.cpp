@@ -22,7 +22,8 @@ std::string binaryBytes(std::size_t n) {
   return s;
 }
 
-// The shape of a MONAI Label 0.8.1 answer to POST /infer without `output` (PROTOCOLS §4.3).
+// The shape of a MONAI Label 0.8.1 answer to POST /infer without `output` (docs/ai-protocol.md,
+// "/infer answers and errors").
 const std::string kServerBoundary = "6e3a9d8c1f2b4a5e9d7c3b1a0f8e6d4c";
 std::string serverBody(const std::string& image, const std::string& newline = "\r\n") {
   const std::string b = "--" + kServerBoundary;

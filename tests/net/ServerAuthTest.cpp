@@ -1,7 +1,7 @@
 // delineate-server's optional sign-in over HTTP on 127.0.0.1, answered the way a MONAI Label 0.7+
-// server answers (PROTOCOLS §5): off, /auth/ is an unknown route; on, the token grants, the 401s
-// a client must tell apart (no token, a token the server no longer validates), the 403 naming the
-// missing role, and the refresh grant.
+// server answers (docs/ai.md, "Signing in"): off, /auth/ is an unknown route; on, the token grants,
+// the 401s a client must tell apart (no token, a token the server no longer validates), the 403
+// naming the missing role, and the refresh grant.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #pragma once
-// Signing in to AI servers that have sign-in on (PROTOCOLS §5), for the AI controller: what the
-// keychain keeps is tried first (once per server and session: the remembered password, else the
-// refresh token), then the user is asked (signInRequired; the dock shows the dialog). The
+// Signing in to AI servers that have sign-in on (docs/ai.md, "Signing in"), for the AI controller:
+// what the keychain keeps is tried first (once per server and session: the remembered password,
+// else the refresh token), then the user is asked (signInRequired; the dock shows the dialog). The
 // password grant runs as a job, off the GUI thread. After a sign-in the refresh token, and the
 // password only when the user asked for it, go to the keychain; when no keychain answers, the
 // status says so and the sign-in lives in memory for the session.
