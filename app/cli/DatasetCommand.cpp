@@ -21,11 +21,15 @@ constexpr const char* kDatasetUsage =
     "       delineate-cli dataset snapshot DIR --merge PART_1.json ... PART_N.json [--message "
     "TEXT]\n"
     "       delineate-cli dataset log --root DIR [--json]\n"
+    "       delineate-cli dataset show ID --root DIR [--json]\n"
     "       delineate-cli dataset diff A B --root DIR [--json]\n"
     "       delineate-cli dataset checkout ID OUT --root DIR\n"
     "  snapshot keeps every file of DIR (content-addressed, in DIR/.delineate-snapshots) and\n"
     "  prints the snapshot id: the same content always gives the same id. log lists the\n"
-    "  snapshots, latest first; diff names the files added, removed and changed between two\n"
+    "  snapshots, latest first; show lists a snapshot's files and, for each label map with a\n"
+    "  correction record beside it, where it came from (AI backend and model, clicks, strokes,\n"
+    "  editing time, the Dice between the proposal and the final label); diff names the files "
+    "added, removed and changed between two\n"
     "  (with the Dice between a changed label map's versions); checkout writes a snapshot's\n"
     "  files, checked against their digests, into a new folder. Ids may be shortened to a\n"
     "  unique prefix of at least 4 characters. A large dataset is snapshotted in N shards (N\n"
@@ -166,6 +170,43 @@ int runDataset(const Args& args) {
     } else {
       for (const auto& e : entries) {
         std::printf("%s  %s  %s\n", e.id.substr(0, 12).c_str(), e.time.c_str(), e.message.c_str());
+      }
+    }
+    return 0;
+  }
+  if (what == "show" && a.positional.size() == 1) {
+    const core::dataset::Snapshot s = store.read(a.positional[0]);
+    if (a.json) {
+      nlohmann::json files = nlohmann::json::array();
+      for (const auto& f : s.files) {
+        files.push_back({{"path", f.path}, {"sha256", f.sha256}, {"bytes", f.bytes}});
+      }
+      nlohmann::json provenance = nlohmann::json::array();
+      for (const auto& p : s.provenance) {
+        provenance.push_back(p.toJson());
+      }
+      std::printf("%s\n", nlohmann::json{{"id", s.id}, {"files", files}, {"provenance", provenance}}
+                              .dump(2)
+                              .c_str());
+      return 0;
+    }
+    std::printf("snapshot %s: %zu files\n", s.id.c_str(), s.files.size());
+    for (const auto& f : s.files) {
+      std::printf("  %s  %s  %ju bytes\n", f.sha256.substr(0, 12).c_str(), f.path.c_str(), f.bytes);
+    }
+    for (const auto& p : s.provenance) {
+      std::printf("%s\n", p.labelFile.c_str());
+      if (!p.problem.empty()) {
+        std::printf("  correction record %s unreadable: %s\n", p.recordFile.c_str(),
+                    p.problem.c_str());
+        continue;
+      }
+      std::printf("  AI: %s, model %s; accepted %s, saved %s\n", p.backend.c_str(), p.model.c_str(),
+                  p.acceptedAt.c_str(), p.savedAt.c_str());
+      std::printf("  corrected with %d clicks and %d strokes in %.0f s of editing\n", p.clicks,
+                  p.strokes, p.activeEditingSeconds);
+      for (const auto& [segment, dice] : p.segmentDice) {
+        std::printf("  %s: Dice proposal -> final %.3f\n", segment.c_str(), dice);
       }
     }
     return 0;

@@ -80,7 +80,11 @@ json manifestJson(const Snapshot& s) {
   for (const SnapshotFile& f : s.files) {
     files.push_back({{"path", f.path}, {"sha256", f.sha256}, {"bytes", f.bytes}});
   }
-  return {{"id", s.id}, {"files", files}};
+  json provenance = json::array();
+  for (const LabelProvenance& p : s.provenance) {
+    provenance.push_back(p.toJson());
+  }
+  return {{"id", s.id}, {"files", files}, {"provenance", provenance}};
 }
 
 }  // namespace
@@ -168,6 +172,9 @@ DatasetStore::Taken DatasetStore::record(std::vector<SnapshotFile> files,
   Snapshot s;
   s.files = std::move(files);
   s.id = snapshotId(s.files);
+  s.provenance = provenanceOf(s.files, [this](const SnapshotFile& f) {
+    return readText(objectPath(f.sha256));  // the stored copy: what the snapshot holds
+  });
   Taken taken;
   taken.id = s.id;
   taken.newObjects = newObjects;
@@ -352,6 +359,9 @@ Snapshot DatasetStore::read(const std::string& idOrPrefix) const {
   for (const json& f : j["files"]) {
     s.files.push_back({f.value("path", std::string()), f.value("sha256", std::string()),
                        f.value("bytes", std::uintmax_t(0))});
+  }
+  for (const json& p : j.value("provenance", json::array())) {
+    s.provenance.push_back(LabelProvenance::fromJson(p));
   }
   if (snapshotId(s.files) != s.id) {
     throw Error(ErrorKind::InvalidInput, file.string(),

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/dataset/LabelProvenance.h"
 #include "core/jobs/ProgressSink.h"
 
 namespace delineate::core::dataset {
@@ -27,6 +28,9 @@ struct SnapshotFile {
 struct Snapshot {
   std::string id;
   std::vector<SnapshotFile> files;  // sorted by path
+  // Of the label maps with a correction record beside them (LabelProvenance.h); not part of
+  // the id.
+  std::vector<LabelProvenance> provenance;
   const SnapshotFile* find(const std::string& path) const;
 };
 

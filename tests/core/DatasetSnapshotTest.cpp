@@ -13,6 +13,7 @@
 #include "core/dataset/SnapshotDiff.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/jobs/ProgressSink.h"
+#include "core/metrics/CorrectionRecord.h"
 
 using namespace delineate::core;
 using namespace delineate::core::dataset;
@@ -259,4 +260,65 @@ TEST(DatasetCli, FourShardsMakeTheOneProcessSnapshot) {
                                         &out),
             1);
   EXPECT_NE(out.find("the dataset changed since the shards listed it"), std::string::npos) << out;
+}
+
+// Per-label provenance: a label map saved with its correction record (the AI backend and model,
+// the clicks and strokes that corrected it) is shown with it by `dataset show`; a damaged record
+// is named, not fatal; the provenance does not change the snapshot's id.
+TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
+  delineate::test::TempDir dir;
+  const fs::path data = dir / "data";
+  writeCaseLabels(cubes(10), data / "labelsTr/case1.nii.gz");
+  writeCaseLabels(cubes(6), data / "labelsTr/case2.nii.gz");
+  CorrectionRecord r;
+  r.labelMap = "case1.nii.gz";
+  r.backend = "MONAI Label at http://gpu-box:8000";
+  r.model = "deepedit_v2";
+  r.acceptedAt = "2026-11-28T05:00:00Z";
+  r.savedAt = "2026-11-28T05:04:00Z";
+  r.clicks = 3;
+  r.strokes = 7;
+  r.activeEditingSeconds = 95;
+  CorrectionLabel liver;
+  liver.label = 1;
+  liver.segment = "liver";
+  liver.dice = 0.875;
+  r.labels.push_back(liver);
+  writeDatasetFile(data / "labelsTr/case1.correction.json", correctionRecordJson(r));
+  writeDatasetFile(data / "labelsTr/case2.correction.json", "{not json");
+  const DatasetStore store(data);
+  NullProgress progress;
+  const auto taken = store.snapshot("with provenance", progress);
+  const Snapshot s = store.read(taken.id);
+  ASSERT_EQ(s.provenance.size(), 2u);
+  EXPECT_EQ(s.provenance[0].labelFile, "labelsTr/case1.nii.gz");
+  EXPECT_EQ(s.provenance[0].model, "deepedit_v2");
+  EXPECT_EQ(s.provenance[0].clicks, 3);
+  ASSERT_EQ(s.provenance[0].segmentDice.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.provenance[0].segmentDice[0].second, 0.875);
+  EXPECT_NE(s.provenance[1].problem.find("case2.correction.json"), std::string::npos)
+      << s.provenance[1].problem;
+  EXPECT_EQ(snapshotId(s.files), taken.id) << "the id is the files' alone";
+
+  const std::string cli = DELINEATE_CLI;
+  std::string out;
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset show " + taken.id.substr(0, 8) +
+                                            " --root " + data.string() + " 2>&1",
+                                        &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("AI: MONAI Label at http://gpu-box:8000, model deepedit_v2"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("corrected with 3 clicks and 7 strokes in 95 s of editing"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("liver: Dice proposal -> final 0.875"), std::string::npos) << out;
+  EXPECT_NE(out.find("case2.correction.json unreadable"), std::string::npos) << out;
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset show " + taken.id + " --root " +
+                                            data.string() + " --json 2>/dev/null",
+                                        &out),
+            0);
+  const nlohmann::json shown = nlohmann::json::parse(out);
+  EXPECT_EQ(shown["provenance"][0]["strokes"], 7);
+  EXPECT_EQ(shown["files"].size(), s.files.size());
 }

@@ -1,0 +1,122 @@
+#include "core/dataset/LabelProvenance.h"
+
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "core/Error.h"
+#include "core/dataset/DatasetStore.h"
+#include "core/metrics/CorrectionRecord.h"
+
+namespace delineate::core::dataset {
+
+using nlohmann::json;
+
+json LabelProvenance::toJson() const {
+  json dice = json::array();
+  for (const auto& [segment, value] : segmentDice) {
+    dice.push_back(
+        {{"segment", segment}, {"dice", std::isfinite(value) ? json(value) : json(nullptr)}});
+  }
+  json out = {{"label_file", labelFile},
+              {"record_file", recordFile},
+              {"backend", backend},
+              {"model", model},
+              {"accepted_at", acceptedAt},
+              {"saved_at", savedAt},
+              {"clicks", clicks},
+              {"strokes", strokes},
+              {"tools", tools},
+              {"active_editing_s", activeEditingSeconds},
+              {"proposal_dice", std::move(dice)}};
+  if (!problem.empty()) {
+    out["problem"] = problem;
+  }
+  return out;
+}
+
+LabelProvenance LabelProvenance::fromJson(const json& j) {
+  LabelProvenance p;
+  if (!j.is_object()) {
+    return p;
+  }
+  p.labelFile = j.value("label_file", "");
+  p.recordFile = j.value("record_file", "");
+  p.backend = j.value("backend", "");
+  p.model = j.value("model", "");
+  p.acceptedAt = j.value("accepted_at", "");
+  p.savedAt = j.value("saved_at", "");
+  p.clicks = j.value("clicks", 0);
+  p.strokes = j.value("strokes", 0);
+  p.activeEditingSeconds = j.value("active_editing_s", 0.0);
+  p.problem = j.value("problem", "");
+  if (j.contains("tools") && j["tools"].is_object()) {
+    for (const auto& [tool, uses] : j["tools"].items()) {
+      if (uses.is_number_integer()) {
+        p.tools[tool] = uses.get<int>();
+      }
+    }
+  }
+  for (const json& d : j.value("proposal_dice", json::array())) {
+    if (d.is_object()) {
+      const json v = d.value("dice", json());
+      p.segmentDice.emplace_back(d.value("segment", ""), v.is_number() ? v.get<double>() : NAN);
+    }
+  }
+  return p;
+}
+
+std::vector<LabelProvenance> provenanceOf(
+    const std::vector<SnapshotFile>& files,
+    const std::function<std::string(const SnapshotFile&)>& text) {
+  std::map<std::string, const SnapshotFile*> byPath;
+  for (const SnapshotFile& f : files) {
+    byPath[f.path] = &f;
+  }
+  std::vector<LabelProvenance> out;
+  // Label map files (a segment table's .json beside one is not).
+  const auto isLabelMap = [](std::string name) {
+    for (char& c : name) {
+      c = char(std::tolower(static_cast<unsigned char>(c)));
+    }
+    for (const char* ext : {".nii.gz", ".nii", ".nrrd", ".nhdr", ".mha", ".mhd", ".dcm"}) {
+      if (name.ends_with(ext)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const SnapshotFile& f : files) {
+    if (!isLabelMap(f.path)) {
+      continue;
+    }
+    const std::string record = correctionRecordPath(f.path).generic_string();
+    const auto found = byPath.find(record);
+    if (found == byPath.end()) {
+      continue;
+    }
+    LabelProvenance p;
+    p.labelFile = f.path;
+    p.recordFile = record;
+    try {
+      const CorrectionRecord r = correctionRecordFromJson(text(*found->second), record);
+      p.backend = r.backend;
+      p.model = r.model;
+      p.acceptedAt = r.acceptedAt;
+      p.savedAt = r.savedAt;
+      p.clicks = r.clicks;
+      p.strokes = r.strokes;
+      p.tools = r.tools;
+      p.activeEditingSeconds = r.activeEditingSeconds;
+      for (const CorrectionLabel& l : r.labels) {
+        p.segmentDice.emplace_back(l.segment, l.dice);
+      }
+    } catch (const Error& e) {
+      p.problem = e.what();
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+}  // namespace delineate::core::dataset
