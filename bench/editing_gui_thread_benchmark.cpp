@@ -25,11 +25,11 @@
 
 #include "annotation/ai/ProposalMerge.h"
 #include "annotation/tools/LassoTool.h"
+#include "core/document/Document.h"
 #include "core/edit/EditJournal.h"
 #include "core/edit/LabelMapEdit.h"
 #include "core/edit/VoxelEditCommand.h"
 #include "core/jobs/ProgressSink.h"
-#include "core/document/Document.h"
 #include "core/model/LabelMirror.h"
 
 using namespace delineate::core;

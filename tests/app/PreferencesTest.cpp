@@ -33,8 +33,8 @@
 #include "app/gui/preferences/PreferencesDialog.h"
 #include "app/gui/shell/Autosaver.h"
 #include "app/gui/shell/ThemeController.h"
-#include "core/io/LabelMapFileIO.h"
 #include "core/document/Document.h"
+#include "core/io/LabelMapFileIO.h"
 #include "viewers/ViewLayout.h"
 #include "viewers/VolumeView.h"
 

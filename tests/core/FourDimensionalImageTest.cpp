@@ -15,10 +15,10 @@
 #include "RunCommand.h"
 #include "TempDir.h"
 #include "core/Error.h"
+#include "core/document/Document.h"
 #include "core/io/DicomFrameSplit.h"
 #include "core/io/PathLoader.h"
 #include "core/io/VolumeFileIO.h"
-#include "core/document/Document.h"
 #include "core/model/FrameSeries.h"
 
 using namespace delineate::core;

@@ -7,8 +7,8 @@
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/editing/LabelFileController.h"
 #include "app/gui/shell/JobRunner.h"
-#include "core/io/LabelMapFileIO.h"
 #include "core/document/Document.h"
+#include "core/io/LabelMapFileIO.h"
 #include "core/model/LabelMap.h"
 
 namespace delineate::app {
