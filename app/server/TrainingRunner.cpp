@@ -6,12 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
 #include "app/server/SessionStore.h"
 #include "core/Error.h"
 #include "core/ai/MonaiInfo.h"
+#include "core/dataset/DatasetStore.h"
+#include "core/upload/FileDigest.h"
 
 extern char** environ;
 
@@ -51,6 +54,39 @@ json TrainingRunner::status() {
   return status_;
 }
 
+namespace {
+
+// The training pairs' files as a dataset snapshot (paths under the datastore: "images/a.nii.gz",
+// "labels/final/a.nii.gz"), written to dataset_snapshot.json in `dir`; its id.
+std::string recordSnapshot(const json& pairs, const fs::path& dir) {
+  std::vector<core::dataset::SnapshotFile> files;
+  for (const json& pair : pairs.is_array() ? pairs : json::array()) {
+    const fs::path image = pair.value("image", "");
+    const fs::path root = image.parent_path().parent_path();  // <datastore>/images/NAME
+    for (const char* key : {"image", "label"}) {
+      const fs::path file = pair.value(key, "");
+      std::error_code ec;
+      const std::uintmax_t bytes = fs::file_size(file, ec);
+      if (ec) {
+        continue;
+      }
+      files.push_back({file.lexically_relative(root).generic_string(),
+                       core::upload::sha256OfFile(file), bytes});
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.path < b.path; });
+  const std::string id = core::dataset::snapshotId(files);
+  json list = json::array();
+  for (const auto& f : files) {
+    list.push_back({{"path", f.path}, {"sha256", f.sha256}, {"bytes", f.bytes}});
+  }
+  std::ofstream(dir / "dataset_snapshot.json") << json{{"id", id}, {"files", list}}.dump(1);
+  return id;
+}
+
+}  // namespace
+
 json TrainingRunner::start(const std::string& model, const json& config, const json& dataset) {
   std::lock_guard lock(mutex_);
   if (pid_ > 0) {
@@ -65,6 +101,7 @@ json TrainingRunner::start(const std::string& model, const json& config, const j
   runFolder_ = dir;
   stats_ = json::object();
   std::ofstream(dir / "dataset.json") << dataset.dump(2);
+  const std::string snapshot = recordSnapshot(dataset, dir);
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     env.emplace_back(*e);
@@ -100,6 +137,7 @@ json TrainingRunner::start(const std::string& model, const json& config, const j
              {"status", rc == 0 ? "RUNNING" : "ERROR"},
              {"start_ts", timestamp()},
              {"request", request},
+             {"dataset_snapshot", snapshot},
              {"folder", dir.string()}};
   if (rc != 0) {
     status_["end_ts"] = timestamp();

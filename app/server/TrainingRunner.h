@@ -8,6 +8,13 @@
 //   DELINEATE_TRAIN_CONFIG   the request's JSON body
 // and writes what it likes to its folder; its output goes to train.log there.
 //
+// Which data trained a model: before the command starts, the run's training pairs are hashed
+// into a dataset snapshot id (core/dataset: SHA-256 of each file's path under the datastore and
+// content, the same id `delineate-cli dataset` gives the same files), kept in the run's status
+// (`dataset_snapshot`) and, with every file's digest, in `dataset_snapshot.json` in the run's
+// folder. A snapshot id the client names in its request (`dataset_snapshot`, e.g. the snapshot
+// its labels were uploaded from) is kept in the status's `request` beside it.
+//
 // Progress: the command may keep `train_stats.json` in its folder up to date, in the shape of
 // MONAI Label's train stats, e.g. after each epoch
 //   {"current_epoch": 2, "total_epochs": 10, "best_metric": 0.81,

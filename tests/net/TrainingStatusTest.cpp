@@ -10,7 +10,9 @@
 
 #include "AiTestSupport.h"
 #include "app/server/TrainingRunner.h"
+#include "core/dataset/DatasetStore.h"
 #include "core/jobs/ProgressSink.h"
+#include "core/upload/FileDigest.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
 
 using namespace delineate;
@@ -149,4 +151,38 @@ TEST(TrainingStatus, AHalfWrittenStatsFileKeepsTheLastWholeOne) {
   EXPECT_EQ(kept.value("current_epoch", 0), 1);
   EXPECT_EQ(kept.value("total_epochs", 0), 2);
   runner.stop();
+}
+
+// Which data trained the model: the run's status names the snapshot of its training pairs (the
+// id `delineate-cli dataset` gives those files) and keeps the one the client named; the run's
+// folder lists every file with its digest.
+TEST(TrainingStatus, ARunNamesTheSnapshotOfTheDataItTrainedOn) {
+  test::TempDir dir;
+  test::LocalServer server(dir / "store", exampleTrainingCommand(dir));
+  MonaiLabelBackend client(configFor(server.url()));
+  core::NullProgress progress;
+  const test::BallImage ball;
+  const std::string id = client.uploadImage(*ball.image, "case1", progress);
+  client.submitLabel(id, *ball.truth, "final", progress);
+  const std::string named(64, 'a');
+  const auto started = client.startTraining(
+      "local_deepgrow", {{"max_epochs", 1}, {"dataset_snapshot", named}}, progress);
+  const std::string snapshot = started.raw.value("dataset_snapshot", "");
+  ASSERT_EQ(snapshot.size(), 64u) << started.raw.dump();
+  EXPECT_EQ(started.raw["request"]["dataset_snapshot"], named);
+  const std::filesystem::path runFolder = started.raw.value("folder", "");
+  std::ifstream manifestFile(runFolder / "dataset_snapshot.json");
+  const json manifest = json::parse(manifestFile);
+  ASSERT_EQ(manifest["files"].size(), 2u) << "the image and its final label";
+  std::vector<core::dataset::SnapshotFile> files;
+  for (const json& f : manifest["files"]) {
+    const std::filesystem::path onDisk = dir / "store" / f["path"].get<std::string>();
+    ASSERT_TRUE(std::filesystem::exists(onDisk)) << onDisk;
+    EXPECT_EQ(f["sha256"], core::upload::sha256OfFile(onDisk));
+    files.push_back({f["path"], f["sha256"], f["bytes"]});
+  }
+  EXPECT_EQ(core::dataset::snapshotId(files), snapshot);
+  ASSERT_TRUE(waitFor([&] { return !client.trainingStatus(progress).running; }));
+  EXPECT_EQ(client.trainingStatus(progress).raw.value("dataset_snapshot", ""), snapshot)
+      << "kept in the run's status after it ended";
 }
