@@ -10,6 +10,7 @@
 #include "Commands.h"
 #include "core/dataset/DatasetStore.h"
 #include "core/dataset/SnapshotDiff.h"
+#include "core/jobs/Shard.h"
 
 namespace delineate::cli {
 
@@ -106,22 +107,21 @@ int runDataset(const Args& args) {
   const std::string& what = args[0];
   CliProgress progress;
   if (what == "snapshot" && a.positional.size() == 1 && !a.shard.empty()) {
-    unsigned long k = 0, n = 0;
-    char tail = 0;
-    if (std::sscanf(a.shard.c_str(), "%lu/%lu%c", &k, &n, &tail) != 2 || k < 1 || k > n ||
-        a.part.empty() || !a.merge.empty()) {
+    const std::optional<core::Shard> shard = core::parseShard(a.shard);
+    if (!shard || a.part.empty() || !a.merge.empty()) {
       std::fprintf(stderr, "delineate-cli dataset: --shard wants K/N (1 <= K <= N) and --part\n");
       return 2;
     }
     const core::dataset::DatasetStore store(a.positional[0]);
-    const auto part = store.snapshotShard(k - 1, n, progress);
+    const auto part = store.snapshotShard(shard->index, shard->count, progress);
     std::ofstream out(a.part, std::ios::binary | std::ios::trunc);
     out << part.toJson().dump(1) << "\n";
     if (!out.flush()) {
       std::fprintf(stderr, "delineate-cli dataset: %s: cannot write it\n", a.part.c_str());
       return 1;
     }
-    std::printf("shard %lu/%lu: %zu of %zu files\n", k, n, part.files.size(), part.listed);
+    std::printf("shard %s: %zu of %zu files\n", core::shardText(*shard).c_str(), part.files.size(),
+                part.listed);
     return 0;
   }
   if (what == "snapshot" && a.positional.size() == 1 && !a.merge.empty()) {

@@ -12,6 +12,7 @@
 #include "Commands.h"
 #include "LabelMapArgs.h"
 #include "core/Error.h"
+#include "core/jobs/Shard.h"
 #include "core/metrics/DatasetEvaluation.h"
 #include "core/metrics/EvaluationMerge.h"
 #include "core/metrics/EvaluationReport.h"
@@ -82,18 +83,6 @@ bool parse(const Args& args, EvalArgs& a) {
     return a.reference.empty() && a.test.empty() && a.shard.empty();
   }
   return !a.reference.empty() && !a.test.empty();
-}
-
-// "K/N" with 1 <= K <= N.
-bool parseShard(const std::string& text, core::DatasetEvaluationOptions& o) {
-  unsigned long k = 0, n = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%lu/%lu%c", &k, &n, &tail) != 2 || k < 1 || k > n) {
-    return false;
-  }
-  o.shardIndex = k - 1;
-  o.shardCount = n;
-  return true;
 }
 
 std::vector<std::string> splitNames(const std::string& text) {
@@ -240,7 +229,12 @@ int runEval(const Args& args) {
       return 2;
     }
   }
-  if (!a.shard.empty() && !parseShard(a.shard, options)) {
+  const std::optional<core::Shard> shard =
+      a.shard.empty() ? std::optional<core::Shard>(core::Shard{}) : core::parseShard(a.shard);
+  if (shard) {
+    options.shardIndex = shard->index;
+    options.shardCount = shard->count;
+  } else {
     std::fprintf(stderr, "delineate-cli eval: --shard wants K/N with 1 <= K <= N, not %s\n",
                  a.shard.c_str());
     return 2;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/Error.h"
+#include "core/jobs/Shard.h"
 #include "core/upload/FileDigest.h"
 
 namespace delineate::core::dataset {
@@ -228,28 +228,14 @@ DatasetStore::Taken DatasetStore::snapshotFromShards(const std::vector<ShardPart
   if (parts.empty()) {
     throw Error(ErrorKind::InvalidInput, where, "no shards to merge");
   }
-  const std::size_t count = parts.front().count;
-  std::vector<bool> seen(count, false);
+  std::vector<Shard> split;
   std::vector<SnapshotFile> files;
   for (const ShardPart& p : parts) {
-    const std::string name = std::to_string(p.index + 1) + "/" + std::to_string(p.count);
-    if (p.count != count || p.index >= count || seen[p.index]) {
-      throw Error(ErrorKind::InvalidInput, where,
-                  "shard " + name + " does not fit the split of " + std::to_string(count) +
-                      " or is given twice");
-    }
-    seen[p.index] = true;
+    split.push_back({p.index, p.count});
     files.insert(files.end(), p.files.begin(), p.files.end());
   }
-  std::string missing;
-  for (std::size_t k = 0; k < count; ++k) {
-    if (!seen[k]) {
-      missing +=
-          (missing.empty() ? "" : ", ") + std::to_string(k + 1) + "/" + std::to_string(count);
-    }
-  }
-  if (!missing.empty()) {
-    throw Error(ErrorKind::InvalidInput, where, "shards missing: " + missing);
+  if (const std::string problem = shardSetProblem(split); !problem.empty()) {
+    throw Error(ErrorKind::InvalidInput, where, problem);
   }
   std::sort(files.begin(), files.end(),
             [](const SnapshotFile& a, const SnapshotFile& b) { return a.path < b.path; });
@@ -282,23 +268,20 @@ json DatasetStore::ShardPart::toJson() const {
   for (const SnapshotFile& f : files) {
     list.push_back({{"path", f.path}, {"sha256", f.sha256}, {"bytes", f.bytes}});
   }
-  return {{"shard", std::to_string(index + 1) + "/" + std::to_string(count)},
-          {"listed", listed},
-          {"files", list}};
+  return {{"shard", shardText({index, count})}, {"listed", listed}, {"files", list}};
 }
 
 DatasetStore::ShardPart DatasetStore::ShardPart::fromJson(const json& j,
                                                           const std::string& source) {
   ShardPart p;
   try {
-    const std::string shard = j.at("shard").get<std::string>();
-    unsigned long k = 0, n = 0;
-    char tail = 0;
-    if (std::sscanf(shard.c_str(), "%lu/%lu%c", &k, &n, &tail) != 2 || k < 1 || k > n) {
-      throw Error(ErrorKind::InvalidInput, source, "shard '" + shard + "' is not K/N");
+    const std::string text = j.at("shard").get<std::string>();
+    const std::optional<Shard> shard = parseShard(text);
+    if (!shard) {
+      throw Error(ErrorKind::InvalidInput, source, "shard '" + text + "' is not K/N");
     }
-    p.index = k - 1;
-    p.count = n;
+    p.index = shard->index;
+    p.count = shard->count;
     p.listed = j.at("listed").get<std::size_t>();
     for (const json& f : j.at("files")) {
       const std::string digest = f.at("sha256").get<std::string>();

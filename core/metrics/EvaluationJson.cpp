@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 #include "core/io/AtomicFile.h"
+#include "core/jobs/Shard.h"
 #include "core/metrics/EvaluationReport.h"
 
 namespace delineate::core {
@@ -94,7 +95,7 @@ std::string evaluationJson(const DatasetEvaluation& evaluation) {
                {"tolerance_mm", o.toleranceMm},
                {"resample", o.resample}};
   if (o.shardCount > 1) {
-    options["shard"] = std::to_string(o.shardIndex + 1) + "/" + std::to_string(o.shardCount);
+    options["shard"] = shardText({o.shardIndex, o.shardCount});
   }
   const Json out{
       {"cases", std::move(cases)}, {"summary", summaryJson(evaluation)}, {"options", options}};

@@ -5,10 +5,9 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 
 #include "core/Error.h"
+#include "core/jobs/Shard.h"
 
 namespace delineate::core {
 
@@ -84,22 +83,6 @@ CaseEvaluation caseOf(const json& c, const fs::path& file) {
   return out;
 }
 
-// "2/4" -> index 1, count 4.
-void shardOf(const std::string& text, DatasetEvaluationOptions& o, const fs::path& file) {
-  std::size_t k = 0, n = 0;
-  char slash = 0;
-  std::istringstream in(text);
-  if (!(in >> k >> slash >> n) || slash != '/' || k < 1 || k > n) {
-    bad(file, "shard '" + text + "' is not K/N");
-  }
-  o.shardIndex = k - 1;
-  o.shardCount = n;
-}
-
-std::string shardText(const DatasetEvaluationOptions& o) {
-  return std::to_string(o.shardIndex + 1) + "/" + std::to_string(o.shardCount);
-}
-
 }  // namespace
 
 DatasetEvaluation readEvaluationJson(const fs::path& path) {
@@ -121,7 +104,13 @@ DatasetEvaluation readEvaluationJson(const fs::path& path) {
     out.options.toleranceMm = o.value("tolerance_mm", 1.0);
     out.options.resample = o.value("resample", false);
     if (o.contains("shard")) {
-      shardOf(o["shard"].get<std::string>(), out.options, path);
+      const std::string text = o["shard"].get<std::string>();
+      const std::optional<Shard> shard = parseShard(text);
+      if (!shard) {
+        bad(path, "shard '" + text + "' is not K/N");
+      }
+      out.options.shardIndex = shard->index;
+      out.options.shardCount = shard->count;
     }
     for (const json& c : doc["cases"]) {
       out.cases.push_back(caseOf(c, path));
@@ -141,8 +130,7 @@ DatasetEvaluation mergeEvaluations(std::vector<DatasetEvaluation> shards) {
   out.referenceFolder = shards.front().referenceFolder;
   out.testFolder = shards.front().testFolder;
   out.options = shards.front().options;
-  const std::size_t count = out.options.shardCount;
-  std::set<std::size_t> seen;
+  std::vector<Shard> split;
   for (const DatasetEvaluation& s : shards) {
     const DatasetEvaluationOptions& o = s.options;
     if (s.referenceFolder != out.referenceFolder || s.testFolder != out.testFolder ||
@@ -152,21 +140,10 @@ DatasetEvaluation mergeEvaluations(std::vector<DatasetEvaluation> shards) {
                   "the shards are of different evaluations (folders, labels, tolerance or "
                   "resampling differ)");
     }
-    if (o.shardCount != count || !seen.insert(o.shardIndex).second) {
-      throw Error(ErrorKind::InvalidInput, {},
-                  "shard " + shardText(o) + " does not fit the split of " + std::to_string(count) +
-                      " or is given twice");
-    }
+    split.push_back({o.shardIndex, o.shardCount});
   }
-  if (seen.size() != count) {
-    std::string missing;
-    for (std::size_t k = 0; k < count; ++k) {
-      if (!seen.count(k)) {
-        missing +=
-            (missing.empty() ? "" : ", ") + std::to_string(k + 1) + "/" + std::to_string(count);
-      }
-    }
-    throw Error(ErrorKind::InvalidInput, {}, "shards missing: " + missing);
+  if (const std::string problem = shardSetProblem(split); !problem.empty()) {
+    throw Error(ErrorKind::InvalidInput, {}, problem);
   }
   for (DatasetEvaluation& s : shards) {
     for (CaseEvaluation& c : s.cases) {
