@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "core/metrics/CorrectionRecord.h"
+#include "core/metrics/JsonNumber.h"
 
 namespace delineate::core {
 
@@ -15,17 +16,6 @@ namespace {
 
 constexpr const char* kFormat = "delineate-correction-record";
 constexpr int kVersion = 1;
-
-// JSON has no infinity or NaN: those are the strings "inf", "-inf", "nan".
-Json number(double value) {
-  if (std::isnan(value)) {
-    return "nan";
-  }
-  if (std::isinf(value)) {
-    return value > 0 ? "inf" : "-inf";
-  }
-  return value;
-}
 
 double numberFrom(const Json& j, const char* key) {
   const Json& v = j.at(key);
@@ -54,10 +44,10 @@ Json labelJson(const CorrectionLabel& l) {
   return Json{{"label", l.label},
               {"proposal_label", l.proposalLabel},
               {"segment", l.segment},
-              {"dice", number(l.dice)},
-              {"hd95_mm", number(l.hd95Mm)},
-              {"hausdorff_mm", number(l.hausdorffMm)},
-              {"assd_mm", number(l.assdMm)},
+              {"dice", jsonNumber(l.dice)},
+              {"hd95_mm", jsonNumber(l.hd95Mm)},
+              {"hausdorff_mm", jsonNumber(l.hausdorffMm)},
+              {"assd_mm", jsonNumber(l.assdMm)},
               {"proposal_voxels", l.proposalVoxels},
               {"final_voxels", l.finalVoxels},
               {"added_voxels", l.addedVoxels},
@@ -110,7 +100,7 @@ std::string correctionRecordJson(const CorrectionRecord& r) {
       {"backend", r.backend},        {"model", r.model},
       {"accepted_at", r.acceptedAt}, {"saved_at", r.savedAt},
       {"clicks", r.clicks},          {"strokes", r.strokes},
-      {"tools", std::move(tools)},   {"active_editing_seconds", number(r.activeEditingSeconds)},
+      {"tools", std::move(tools)},   {"active_editing_seconds", jsonNumber(r.activeEditingSeconds)},
       {"labels", std::move(labels)}};
   return out.dump(2) + "\n";
 }

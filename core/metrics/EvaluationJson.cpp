@@ -6,17 +6,13 @@
 #include "core/io/AtomicFile.h"
 #include "core/jobs/Shard.h"
 #include "core/metrics/EvaluationReport.h"
+#include "core/metrics/JsonNumber.h"
 
 namespace delineate::core {
 
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-// JSON has no infinity or NaN: those are the strings "inf", "-inf", "nan".
-Json number(double value) {
-  return std::isfinite(value) ? Json(value) : Json(metricText(value));
-}
 
 Json paths(const std::vector<std::filesystem::path>& files) {
   Json out = Json::array();
@@ -34,7 +30,7 @@ Json caseJson(const CaseEvaluation& c) {
                {"test_value", l.testValue},
                {"note", l.note}};
     for (std::size_t m = 0; m < kEvaluationMetrics.size(); ++m) {
-      label[kEvaluationMetrics[m]] = number(l.metrics[m]);
+      label[kEvaluationMetrics[m]] = jsonNumber(l.metrics[m]);
     }
     labels.push_back(std::move(label));
   }
@@ -61,12 +57,12 @@ Json summaryJson(const DatasetEvaluation& evaluation) {
     for (std::size_t m = 0; m < kEvaluationMetrics.size(); ++m) {
       const SummaryStatistics& st = s.metrics[m];
       metrics[kEvaluationMetrics[m]] = Json{{"n", st.n},
-                                            {"mean", number(st.mean)},
-                                            {"sd", number(st.sd)},
-                                            {"median", number(st.median)},
-                                            {"q1", number(st.q1)},
-                                            {"q3", number(st.q3)},
-                                            {"iqr", number(st.iqr())},
+                                            {"mean", jsonNumber(st.mean)},
+                                            {"sd", jsonNumber(st.sd)},
+                                            {"median", jsonNumber(st.median)},
+                                            {"q1", jsonNumber(st.q1)},
+                                            {"q3", jsonNumber(st.q3)},
+                                            {"iqr", jsonNumber(st.iqr())},
                                             {"infinite", st.infinite},
                                             {"undefined", st.undefined}};
     }

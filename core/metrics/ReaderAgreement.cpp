@@ -30,7 +30,7 @@ ReaderMatrices& matricesFor(ReaderAgreement& a, const std::string& label, std::s
   return a.labels.back();
 }
 
-nlohmann::json number(double v) {
+nlohmann::json agreementNumber(double v) {
   if (std::isnan(v)) {
     return nullptr;
   }
@@ -94,14 +94,14 @@ nlohmann::json ReaderAgreement::toJson() const {
     for (std::size_t i = 0; i < m.dice.size(); ++i) {
       nlohmann::json rowD = nlohmann::json::array(), rowH = nlohmann::json::array();
       for (std::size_t j = 0; j < m.dice.size(); ++j) {
-        rowD.push_back(number(m.dice[i][j]));
-        rowH.push_back(number(m.hd95[i][j]));
+        rowD.push_back(agreementNumber(m.dice[i][j]));
+        rowH.push_back(agreementNumber(m.hd95[i][j]));
       }
       d.push_back(rowD);
       h.push_back(rowH);
     }
     list.push_back({{"label", m.label},
-                    {"mean_pair_dice", number(m.meanPairDice())},
+                    {"mean_pair_dice", agreementNumber(m.meanPairDice())},
                     {"dice", d},
                     {"hd95_mm", h}});
   }
