@@ -21,6 +21,11 @@ std::string utcTimestamp(std::chrono::system_clock::time_point time) {
 }
 
 std::filesystem::path correctionRecordPath(const std::filesystem::path& labelMapPath) {
+  return labelMapSidecarPath(labelMapPath, ".correction.json");
+}
+
+std::filesystem::path labelMapSidecarPath(const std::filesystem::path& labelMapPath,
+                                          const std::string& suffix) {
   const std::string name = labelMapPath.filename().string();
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -33,7 +38,7 @@ std::filesystem::path correctionRecordPath(const std::filesystem::path& labelMap
       break;
     }
   }
-  return labelMapPath.parent_path() / (stem + ".correction.json");
+  return labelMapPath.parent_path() / (stem + suffix);
 }
 
 void writeCorrectionRecord(const CorrectionRecord& record, const std::filesystem::path& path) {

@@ -61,6 +61,9 @@ std::string utcTimestamp(std::chrono::system_clock::time_point time);
 // .nii, .seg.nrrd, .nrrd, .nhdr, .mha, .mhd, .dcm; any case; else the last extension) plus
 // ".correction.json".
 std::filesystem::path correctionRecordPath(const std::filesystem::path& labelMapPath);
+// The same stem with any `suffix` (".adjudication.json"): the files kept beside a label map.
+std::filesystem::path labelMapSidecarPath(const std::filesystem::path& labelMapPath,
+                                          const std::string& suffix);
 
 // JSON text and back. Non-finite numbers are the strings "inf", "-inf", "nan". Reading throws
 // Error(InvalidInput) naming `source` for text that is not JSON, not a correction record, or has
