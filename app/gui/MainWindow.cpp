@@ -36,6 +36,7 @@
 #include "app/gui/mammo/MammoFeature.h"
 #include "app/gui/mammo/MammoFindingsController.h"
 #include "app/gui/pacs/PacsFeature.h"
+#include "app/gui/readers/ReadersFeature.h"
 #include "app/gui/reading/SeriesBrowser.h"
 #include "app/gui/reading/SeriesListController.h"
 #include "app/gui/reading/StudyInfoPanel.h"
@@ -90,6 +91,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent)
   editing_ = new EditingFeature(this, commands_, views_, options_.interactive);
   mammo_->findings()->setAi(editing_->ai());
   compare_ = new CompareFeature(this, commands_, views_, editing_, options_.interactive);
+  readers_ = new ReadersFeature(this, commands_, views_, editing_);
   caseOpener_ = new EvaluationCaseOpener(this);
   reports_ = new ReportFeature(this, commands_, editing_, mammo_, options_.interactive);
   connect(reports_, &ReportFeature::failed, this, &MainWindow::loadFailed);
@@ -120,6 +122,7 @@ MainWindow::~MainWindow() {
   delete pacs_;           // its send job reads the editing session
   delete caseOpener_;
   delete compare_;  // before the editing session it reads
+  delete readers_;
   delete editing_;  // before the views it draws into
   jobs_->cancel();
   jobs_->waitForIdle();
@@ -221,6 +224,7 @@ void MainWindow::createActions() {
   editing_->createSegmentMenu(menuBar());
   QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
   compare_->populateMenu(analysis);
+  readers_->populateMenu(analysis);
   analysis->addSeparator();
   analysis->addAction(addCommand("analysis.evaluateDataset", tr("Evaluate &Dataset…")));
   connect(action("analysis.evaluateDataset"), &QAction::triggered, this, [this] {

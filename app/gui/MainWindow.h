@@ -29,6 +29,7 @@ namespace delineate::app {
 class AnnotatorLoopFeature;
 class CommandRegistry;
 class CompareFeature;
+class ReadersFeature;
 class DatasetEvaluationDialog;
 class EditingFeature;
 class EvaluationCaseOpener;
@@ -78,6 +79,8 @@ class MainWindow : public QMainWindow {
   EditingFeature* editing() const { return editing_; }
   // The compare view (two label maps: agreement overlay, metrics, per-slice Dice).
   CompareFeature* compare() const { return compare_; }
+  // The readers view (several readers' maps: agreement heat map, votes, adjudication).
+  ReadersFeature* readers() const { return readers_; }
   // "Evaluate dataset" (analysis.evaluateDataset), non-modal; created on first use, then kept.
   DatasetEvaluationDialog* datasetEvaluation();
   // The annotator loop with an AI server: Next sample, Submit label, training (AI menu).
@@ -147,6 +150,7 @@ class MainWindow : public QMainWindow {
   CommandRegistry* commands_ = nullptr;
   EditingFeature* editing_ = nullptr;
   CompareFeature* compare_ = nullptr;
+  ReadersFeature* readers_ = nullptr;
   MammoFeature* mammo_ = nullptr;
   ReportFeature* reports_ = nullptr;
   AnnotatorLoopFeature* annotatorLoop_ = nullptr;
