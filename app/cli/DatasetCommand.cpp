@@ -1,5 +1,5 @@
 // delineate-cli dataset: versions of a dataset folder (core/dataset, docs/datasets.md):
-// snapshot (whole or in shards), log, diff, checkout.
+// snapshot (whole or in shards), log, show, diff, checkout, export.
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +10,7 @@
 #include "Commands.h"
 #include "core/dataset/DatasetStore.h"
 #include "core/dataset/SnapshotDiff.h"
+#include "core/dataset/SnapshotExport.h"
 #include "core/jobs/Shard.h"
 
 namespace delineate::cli {
@@ -25,6 +26,8 @@ constexpr const char* kDatasetUsage =
     "       delineate-cli dataset show ID --root DIR [--json]\n"
     "       delineate-cli dataset diff A B --root DIR [--json]\n"
     "       delineate-cli dataset checkout ID OUT --root DIR\n"
+    "       delineate-cli dataset export ID OUT --root DIR [--format msd|nnunet]\n"
+    "           [--name NAME] [--modality CT|MRI|...]\n"
     "  snapshot keeps every file of DIR (content-addressed, in DIR/.delineate-snapshots) and\n"
     "  prints the snapshot id: the same content always gives the same id. log lists the\n"
     "  snapshots, latest first; show lists a snapshot's files and, for each label map with a\n"
@@ -32,7 +35,9 @@ constexpr const char* kDatasetUsage =
     "  editing time, the Dice between the proposal and the final label); diff names the files "
     "added, removed and changed between two\n"
     "  (with the Dice between a changed label map's versions); checkout writes a snapshot's\n"
-    "  files, checked against their digests, into a new folder. Ids may be shortened to a\n"
+    "  files, checked against their digests, into a new folder; export writes a snapshot's\n"
+    "  cases as a training dataset (Medical Segmentation Decathlon or nnU-Net v2 layout, image\n"
+    "  identity fields cleared, dataset.json naming the snapshot). Ids may be shortened to a\n"
     "  unique prefix of at least 4 characters. A large dataset is snapshotted in N shards (N\n"
     "  processes or machines on the same folder): shard K hashes and stores the files at\n"
     "  positions K, K+N, ... of the path order and writes its list to PART_K.json; --merge\n"
@@ -40,7 +45,7 @@ constexpr const char* kDatasetUsage =
 
 struct DatasetArgs {
   std::vector<std::string> positional, merge;
-  std::string root, message, shard, part;
+  std::string root, message, shard, part, format = "msd", name, modality;
   bool json = false;
 };
 
@@ -53,6 +58,12 @@ bool parseDatasetArgs(const Args& args, DatasetArgs& a) {
       a.message = args[++i];
     } else if (args[i] == "--shard" && value) {
       a.shard = args[++i];
+    } else if (args[i] == "--format" && value) {
+      a.format = args[++i];
+    } else if (args[i] == "--modality" && value) {
+      a.modality = args[++i];
+    } else if (args[i] == "--name" && value) {
+      a.name = args[++i];
     } else if (args[i] == "--part" && value) {
       a.part = args[++i];
     } else if (args[i] == "--merge") {
@@ -197,16 +208,31 @@ int runDataset(const Args& args) {
     for (const auto& p : s.provenance) {
       std::printf("%s\n", p.labelFile.c_str());
       if (!p.problem.empty()) {
-        std::printf("  correction record %s unreadable: %s\n", p.recordFile.c_str(),
+        std::printf("  %s unreadable: %s\n",
+                    p.recordFile.empty() ? p.adjudicationFile.c_str() : p.recordFile.c_str(),
                     p.problem.c_str());
         continue;
       }
-      std::printf("  AI: %s, model %s; accepted %s, saved %s\n", p.backend.c_str(), p.model.c_str(),
-                  p.acceptedAt.c_str(), p.savedAt.c_str());
-      std::printf("  corrected with %d clicks and %d strokes in %.0f s of editing\n", p.clicks,
-                  p.strokes, p.activeEditingSeconds);
-      for (const auto& [segment, dice] : p.segmentDice) {
-        std::printf("  %s: Dice proposal -> final %.3f\n", segment.c_str(), dice);
+      if (!p.recordFile.empty()) {
+        std::printf("  AI: %s, model %s; accepted %s, saved %s\n", p.backend.c_str(),
+                    p.model.c_str(), p.acceptedAt.c_str(), p.savedAt.c_str());
+        std::printf("  corrected with %d clicks and %d strokes in %.0f s of editing\n", p.clicks,
+                    p.strokes, p.activeEditingSeconds);
+        for (const auto& [segment, dice] : p.segmentDice) {
+          std::printf("  %s: Dice proposal -> final %.3f\n", segment.c_str(), dice);
+        }
+      }
+      if (!p.adjudicationFile.empty()) {
+        std::string readers, kept;
+        for (const std::string& r : p.readers) {
+          readers += (readers.empty() ? "" : "; ") + r;
+        }
+        for (const auto& [source, n] : p.regionSources) {
+          kept += (kept.empty() ? "" : "; ") + source + " " + std::to_string(n);
+        }
+        std::printf("  adjudicated by %s, signed %s; readers %s; regions kept: %s\n",
+                    p.reviewer.c_str(), p.signedAt.c_str(), readers.c_str(),
+                    kept.empty() ? "none" : kept.c_str());
       }
     }
     return 0;
@@ -219,6 +245,23 @@ int runDataset(const Args& args) {
       printDiff(d);
     }
     return 0;
+  }
+  if (what == "export" && a.positional.size() == 2) {
+    if (a.format != "msd" && a.format != "nnunet") {
+      std::fprintf(stderr, "delineate-cli dataset: --format is msd or nnunet, not %s\n",
+                   a.format.c_str());
+      return 2;
+    }
+    const auto layout = a.format == "nnunet" ? core::upload::DatasetLayout::NnUnet
+                                             : core::upload::DatasetLayout::Msd;
+    const auto r = core::dataset::exportSnapshot(store, a.positional[0], a.positional[1], layout,
+                                                 a.name, a.modality, progress);
+    for (const std::string& s : r.skipped) {
+      std::fprintf(stderr, "skipped %s\n", s.c_str());
+    }
+    std::printf("%d cases of snapshot %s written to %s (%s)\n", r.cases,
+                r.snapshot.substr(0, 12).c_str(), a.positional[1].c_str(), a.format.c_str());
+    return r.cases > 0 ? 0 : 1;
   }
   if (what == "checkout" && a.positional.size() == 2) {
     store.checkout(a.positional[0], a.positional[1], progress);

@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "core/dataset/DatasetStore.h"
+#include "core/metrics/AdjudicationRecord.h"
 #include "core/metrics/CorrectionRecord.h"
 
 namespace delineate::core::dataset {
@@ -29,6 +30,13 @@ json LabelProvenance::toJson() const {
               {"tools", tools},
               {"active_editing_s", activeEditingSeconds},
               {"proposal_dice", std::move(dice)}};
+  if (!adjudicationFile.empty()) {
+    out["adjudication"] = {{"file", adjudicationFile},
+                           {"reviewer", reviewer},
+                           {"signed_at", signedAt},
+                           {"readers", readers},
+                           {"region_sources", regionSources}};
+  }
   if (!problem.empty()) {
     out["problem"] = problem;
   }
@@ -54,6 +62,22 @@ LabelProvenance LabelProvenance::fromJson(const json& j) {
     for (const auto& [tool, uses] : j["tools"].items()) {
       if (uses.is_number_integer()) {
         p.tools[tool] = uses.get<int>();
+      }
+    }
+  }
+  if (const auto a = j.find("adjudication"); a != j.end() && a->is_object()) {
+    p.adjudicationFile = a->value("file", "");
+    p.reviewer = a->value("reviewer", "");
+    p.signedAt = a->value("signed_at", "");
+    for (const json& r : a->value("readers", json::array())) {
+      if (r.is_string()) {
+        p.readers.push_back(r.get<std::string>());
+      }
+    }
+    const json sources = a->value("region_sources", json::object());
+    for (const auto& [source, n] : sources.items()) {
+      if (n.is_number_integer()) {
+        p.regionSources[source] = n.get<int>();
       }
     }
   }
@@ -91,28 +115,47 @@ std::vector<LabelProvenance> provenanceOf(
       continue;
     }
     const std::string record = correctionRecordPath(f.path).generic_string();
+    const std::string adjudication = adjudicationRecordPath(f.path).generic_string();
     const auto found = byPath.find(record);
-    if (found == byPath.end()) {
+    const auto signedBy = byPath.find(adjudication);
+    if (found == byPath.end() && signedBy == byPath.end()) {
       continue;
     }
     LabelProvenance p;
     p.labelFile = f.path;
-    p.recordFile = record;
-    try {
-      const CorrectionRecord r = correctionRecordFromJson(text(*found->second), record);
-      p.backend = r.backend;
-      p.model = r.model;
-      p.acceptedAt = r.acceptedAt;
-      p.savedAt = r.savedAt;
-      p.clicks = r.clicks;
-      p.strokes = r.strokes;
-      p.tools = r.tools;
-      p.activeEditingSeconds = r.activeEditingSeconds;
-      for (const CorrectionLabel& l : r.labels) {
-        p.segmentDice.emplace_back(l.segment, l.dice);
+    if (found != byPath.end()) {
+      p.recordFile = record;
+      try {
+        const CorrectionRecord r = correctionRecordFromJson(text(*found->second), record);
+        p.backend = r.backend;
+        p.model = r.model;
+        p.acceptedAt = r.acceptedAt;
+        p.savedAt = r.savedAt;
+        p.clicks = r.clicks;
+        p.strokes = r.strokes;
+        p.tools = r.tools;
+        p.activeEditingSeconds = r.activeEditingSeconds;
+        for (const CorrectionLabel& l : r.labels) {
+          p.segmentDice.emplace_back(l.segment, l.dice);
+        }
+      } catch (const Error& e) {
+        p.problem = e.what();
       }
-    } catch (const Error& e) {
-      p.problem = e.what();
+    }
+    if (signedBy != byPath.end()) {
+      p.adjudicationFile = adjudication;
+      try {
+        const AdjudicationRecord a =
+            adjudicationRecordFromJson(text(*signedBy->second), adjudication);
+        p.reviewer = a.reviewer;
+        p.signedAt = a.signedAt;
+        p.readers = a.readers;
+        for (const AdjudicatedRegion& r : a.regions) {
+          ++p.regionSources[r.source];
+        }
+      } catch (const Error& e) {
+        p.problem += (p.problem.empty() ? "" : "; ") + std::string(e.what());
+      }
     }
     out.push_back(std::move(p));
   }

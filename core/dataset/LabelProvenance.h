@@ -1,10 +1,12 @@
 #pragma once
-// Where a label map of a snapshot came from, as its correction record says (the record the app
-// saves beside a label map made from an AI proposal, core/metrics/CorrectionRecord.h): the AI
+// Where a label map of a snapshot came from, as the records beside it say. Its correction record
+// (saved beside a label map made from an AI proposal, core/metrics/CorrectionRecord.h): the AI
 // backend and model, when the proposal was accepted and the map saved, the clicks, strokes and
 // tools that corrected it, the active editing time, and per segment the Dice between the proposal
-// and the final label. Kept in the snapshot's manifest (not part of its id: the record is a file
-// of the snapshot already), shown by `delineate-cli dataset show`. docs/datasets.md.
+// and the final label. Its adjudication record (core/metrics/AdjudicationRecord.h): the readers,
+// the reviewer who signed and when, and how many disagreement regions kept each reader's version.
+// Kept in the snapshot's manifest (not part of its id: the record is a file of the snapshot
+// already), shown by `delineate-cli dataset show`. docs/datasets.md.
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -25,16 +27,20 @@ struct LabelProvenance {
   std::map<std::string, int> tools;  // tool id -> uses
   double activeEditingSeconds = 0;
   std::vector<std::pair<std::string, double>> segmentDice;  // proposal against final
-  std::string problem;  // why the record could not be read; empty when it was
+  // From the adjudication record, when there is one (adjudicationFile not empty).
+  std::string adjudicationFile, reviewer, signedAt;
+  std::vector<std::string> readers;
+  std::map<std::string, int> regionSources;  // "Dr A" / "Dr A, Dr B" / "edited" -> regions
+  std::string problem;                       // why a record could not be read; empty when they were
 
   nlohmann::json toJson() const;
   static LabelProvenance fromJson(const nlohmann::json& j);
 };
 
 // The provenance of every label map (.nii.gz, .nii, .nrrd, .nhdr, .mha, .mhd, .dcm) of `files`
-// (sorted by path) whose correction record is a
-// file of `files` too, in path order; `text` gives a file's content. A record that cannot be read
-// gives an entry with its `problem`, never an exception.
+// (sorted by path) whose correction or adjudication record is a file of `files` too, in path order;
+// `text` gives a file's content. A record that cannot be read gives an entry with its `problem`,
+// never an exception.
 std::vector<LabelProvenance> provenanceOf(
     const std::vector<SnapshotFile>& files,
     const std::function<std::string(const SnapshotFile&)>& text);

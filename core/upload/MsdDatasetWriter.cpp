@@ -22,8 +22,9 @@ std::string msdModality(const std::string& dicomModality) {
 
 }  // namespace
 
-MsdDatasetWriter::MsdDatasetWriter(fs::path folder, std::string name, std::string modality)
-    : folder_(std::move(folder)), modality_(std::move(modality)) {
+MsdDatasetWriter::MsdDatasetWriter(fs::path folder, std::string name, std::string modality,
+                                   DatasetLayout layout)
+    : folder_(std::move(folder)), modality_(std::move(modality)), layout_(layout) {
   std::error_code ec;
   fs::create_directories(folder_ / "imagesTr", ec);
   fs::create_directories(folder_ / "labelsTr", ec);
@@ -41,11 +42,27 @@ MsdDatasetWriter::MsdDatasetWriter(fs::path folder, std::string name, std::strin
       throw Error(ErrorKind::InvalidInput, indexPath.string(), "is not a dataset.json");
     }
     for (const json& pair : index_.value("training", json::array())) {
-      if (pair.is_object() && pair.contains("image") && pair["image"].is_string()) {
-        const std::string id = fs::path(pair["image"].get<std::string>()).filename().string();
+      if (pair.is_object() && pair.contains("label") && pair["label"].is_string()) {
+        const std::string id = fs::path(pair["label"].get<std::string>()).filename().string();
         training_[id.substr(0, id.find('.'))] = pair;
       }
     }
+    if (layout_ == DatasetLayout::NnUnet) {
+      for (const auto& entry : fs::directory_iterator(folder_ / "labelsTr", ec)) {
+        const std::string file = entry.path().filename().string();
+        if (file.ends_with(".nii.gz")) {
+          const std::string id = file.substr(0, file.size() - 7);
+          training_[id] = {{"image", "./imagesTr/" + id + "_0000.nii.gz"},
+                           {"label", "./labelsTr/" + file}};
+        }
+      }
+    }
+  } else if (layout_ == DatasetLayout::NnUnet) {
+    index_ = {{"name", name},
+              {"description", "Exported by Delineate"},
+              {"channel_names", json::object()},
+              {"labels", {{"background", 0}}},
+              {"file_ending", ".nii.gz"}};
   } else {
     index_ = {{"name", name},
               {"description", "Exported by Delineate"},
@@ -59,18 +76,33 @@ void MsdDatasetWriter::add(const PreparedCase& prepared) {
   if (!prepared.sendable() || !prepared.label) {
     throw Error(ErrorKind::InvalidInput, prepared.source, "has no usable label to export");
   }
-  writeCaseFiles(prepared, folder_ / "imagesTr" / (prepared.id + ".nii.gz"),
+  const bool nnUnet = layout_ == DatasetLayout::NnUnet;
+  const std::string imageName = prepared.id + (nnUnet ? "_0000.nii.gz" : ".nii.gz");
+  writeCaseFiles(prepared, folder_ / "imagesTr" / imageName,
                  folder_ / "labelsTr" / (prepared.id + ".nii.gz"));
+  json& modality = index_[nnUnet ? "channel_names" : "modality"];
   if (!modality_.empty()) {
-    index_["modality"]["0"] = modality_;
-  } else if (!index_["modality"].contains("0") || index_["modality"]["0"] == "unknown") {
-    index_["modality"]["0"] = msdModality(prepared.image->info().modality);
+    modality["0"] = modality_;
+  } else if (!modality.contains("0") || modality["0"] == "unknown") {
+    // nnU-Net normalises "CT" by its intensity statistics, anything else per image.
+    modality["0"] = msdModality(prepared.image->info().modality);
   }
   for (const json& l : prepared.labelInfo) {
-    index_["labels"][std::to_string(l.value("idx", 0))] = l.value("name", "");
+    const int value = l.value("idx", 0);
+    const std::string name = l.value("name", "");
+    if (nnUnet) {
+      index_["labels"][name.empty() ? "label " + std::to_string(value) : name] = value;
+    } else {
+      index_["labels"][std::to_string(value)] = name;
+    }
   }
-  training_[prepared.id] = {{"image", "./imagesTr/" + prepared.id + ".nii.gz"},
+  training_[prepared.id] = {{"image", "./imagesTr/" + imageName},
                             {"label", "./labelsTr/" + prepared.id + ".nii.gz"}};
+  writeIndex();
+}
+
+void MsdDatasetWriter::setField(const std::string& key, const json& value) {
+  index_[key] = value;
   writeIndex();
 }
 
@@ -79,11 +111,14 @@ void MsdDatasetWriter::writeIndex() {
   for (const auto& [id, pair] : training_) {
     training.push_back(pair);
   }
-  index_["training"] = training;
   index_["numTraining"] = training.size();
-  index_["numTest"] = index_.value("numTest", 0);
-  if (!index_.contains("test")) {
-    index_["test"] = json::array();
+  if (layout_ == DatasetLayout::Msd) {
+    // nnU-Net v2 lists no pairs: it finds them by file name.
+    index_["training"] = training;
+    index_["numTest"] = index_.value("numTest", 0);
+    if (!index_.contains("test")) {
+      index_["test"] = json::array();
+    }
   }
   writeTextAtomically(folder_ / "dataset.json", index_.dump(2), "dataset.json");
 }

@@ -13,6 +13,7 @@
 #include "core/dataset/SnapshotDiff.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/jobs/ProgressSink.h"
+#include "core/metrics/AdjudicationRecord.h"
 #include "core/metrics/CorrectionRecord.h"
 
 using namespace delineate::core;
@@ -321,4 +322,49 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
   const nlohmann::json shown = nlohmann::json::parse(out);
   EXPECT_EQ(shown["provenance"][0]["strokes"], 7);
   EXPECT_EQ(shown["files"].size(), s.files.size());
+}
+
+// A signed adjudicated map: the snapshot's provenance names the reviewer, the readers and whose
+// version each disagreement region kept, in `dataset show` and its JSON.
+TEST(DatasetCli, ShowGivesTheAdjudicationOfASignedMap) {
+  delineate::test::TempDir dir;
+  const fs::path data = dir / "data";
+  writeCaseLabels(cubes(10), data / "labelsTr/case1.nii.gz");
+  AdjudicationRecord a;
+  a.structure = "liver";
+  a.labelMap = "Adjudicated: liver";
+  a.readers = {"Dr A", "Dr B"};
+  a.reviewer = "Reviewer One";
+  a.signedAt = "2026-11-28T09:00:00Z";
+  a.regions = {{40, {1, 2, 3}, "Dr B", {0, 1}},
+               {12, {5, 5, 5}, "Dr B", {0, 1}},
+               {3, {9, 9, 9}, "edited", {0.5, 0.5}}};
+  writeDatasetFile(data / "labelsTr/case1.adjudication.json", adjudicationRecordJson(a));
+  NullProgress progress;
+  const auto taken = DatasetStore(data).snapshot("adjudicated", progress);
+  const Snapshot s = DatasetStore(data).read(taken.id);
+  ASSERT_EQ(s.provenance.size(), 1u);
+  EXPECT_EQ(s.provenance[0].reviewer, "Reviewer One");
+  EXPECT_EQ(s.provenance[0].regionSources,
+            (std::map<std::string, int>{{"Dr B", 2}, {"edited", 1}}));
+  EXPECT_TRUE(s.provenance[0].recordFile.empty());
+
+  const std::string cli = DELINEATE_CLI;
+  std::string out;
+  ASSERT_EQ(delineate::test::runCommand(
+                cli + " dataset show " + taken.id + " --root " + data.string() + " 2>&1", &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("adjudicated by Reviewer One, signed 2026-11-28T09:00:00Z; readers Dr A; Dr "
+                     "B; regions kept: Dr B 2; edited 1"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("AI:"), std::string::npos) << out;
+  ASSERT_EQ(delineate::test::runCommand(cli + " dataset show " + taken.id + " --root " +
+                                            data.string() + " --json 2>/dev/null",
+                                        &out),
+            0);
+  const nlohmann::json shown = nlohmann::json::parse(out);
+  EXPECT_EQ(shown["provenance"][0]["adjudication"]["reviewer"], "Reviewer One");
+  EXPECT_EQ(shown["provenance"][0]["adjudication"]["region_sources"]["edited"], 1);
 }

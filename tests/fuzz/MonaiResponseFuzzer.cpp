@@ -5,7 +5,8 @@
 // parseAiaaModels, (as a site's file) to parseHangingProtocols, (as a findings file) to
 // parseStudyFindings and, when it is JSON, (as a model's result) to findingsFromInferResult,
 // as a returned label to labelMapFromNiftiBytes (on the 8x8x4 grid of the label seeds), and
-// as a DICOMweb answer to the QIDO-RS readers and the STOW-RS judge.
+// as a DICOMweb answer to the QIDO-RS readers and the STOW-RS judge, and (as a file beside a
+// label map) to the correction and adjudication record readers.
 // Anything but a core::Error is a finding, and so is a part that points outside the body.
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +25,8 @@
 #include "core/jobs/ProgressSink.h"
 #include "core/mammo/HangingProtocol.h"
 #include "core/mammo/MammoFindings.h"
+#include "core/metrics/AdjudicationRecord.h"
+#include "core/metrics/CorrectionRecord.h"
 #include "core/pacs/DicomJson.h"
 #include "core/pacs/StowAnswer.h"
 
@@ -136,6 +139,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     core::pacs::studiesFromDicomJson(body, "fuzz");
     core::pacs::seriesFromDicomJson(body, "fuzz");
     core::pacs::instancesFromDicomJson(body, "fuzz");
+  } catch (const core::Error&) {
+  }
+  try {
+    core::correctionRecordFromJson(std::string(body), "fuzz.correction.json");
+  } catch (const core::Error&) {
+  }
+  try {
+    const core::AdjudicationRecord a =
+        core::adjudicationRecordFromJson(std::string(body), "fuzz.adjudication.json");
+    // What it read writes back to what reads the same.
+    if (core::adjudicationRecordFromJson(core::adjudicationRecordJson(a), "again") != a) {
+      std::abort();
+    }
   } catch (const core::Error&) {
   }
   const auto outcomes = core::pacs::stowOutcomes(status, body, {"1.1", "1.2"});
