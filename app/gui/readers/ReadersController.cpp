@@ -117,7 +117,13 @@ bool ReadersController::compute(const std::vector<int>& maps, const QString& str
     }
     auto copy = session_->readCopy(*all[std::size_t(m)]);
     if (!copy) {
-      // Another job reads that map's copy or it is being brought up to date: shortly again.
+      // Another job reads that map's copy or it is being brought up to date: shortly again,
+      // for up to ten seconds.
+      if (++copyRetries_ > 50) {
+        copyRetries_ = 0;
+        return failWith(error, tr("%1 is busy in another job; try again when it is done.")
+                                   .arg(QString::fromStdString(all[std::size_t(m)]->name())));
+      }
       QTimer::singleShot(200, this, [this, maps, structure] {
         QString again;
         if (!compute(maps, structure, &again)) {
@@ -129,6 +135,7 @@ bool ReadersController::compute(const std::vector<int>& maps, const QString& str
     copies.push_back(std::move(copy));
     names.push_back(all[std::size_t(m)]->name());
   }
+  copyRetries_ = 0;
   Q_EMIT started();
   const std::string name = structure.toStdString();
   jobs_->run<std::shared_ptr<annotation::ReaderReview>>(

@@ -96,6 +96,7 @@ class ReadersController : public QObject {
   std::uint16_t adjudicatedLabel_ = 0;
   // Signing waits for the save it started.
   std::optional<core::AdjudicationRecord> pendingRecord_;
+  int copyRetries_ = 0;
   bool overlayShown_ = true;
   bool mapsHidden_ = true;
 };
