@@ -24,8 +24,9 @@ struct ExportResult {
 
 // `modality` names channel 0 ("CT", "MRI"; nnU-Net normalises "CT" by the dataset's intensity
 // statistics, anything else per image); empty: the images' DICOM modality, "unknown" for research
-// files, which carry none. `out` must not exist or be empty (Error(InvalidInput) otherwise). Throws Error naming the
-// snapshot or a file; CancelledError (what was written stays a valid, smaller dataset).
+// files, which carry none. `out` must not exist or be empty (Error(InvalidInput) otherwise). Throws
+// Error naming the snapshot or a file; CancelledError (what was written stays a valid, smaller
+// dataset).
 ExportResult exportSnapshot(const DatasetStore& store, const std::string& idOrPrefix,
                             const std::filesystem::path& out, upload::DatasetLayout layout,
                             const std::string& name, const std::string& modality,
