@@ -154,14 +154,16 @@ std::string ReaderReview::describe(int region) const {
   return out;
 }
 
-std::shared_ptr<core::LabelMap> ReaderReview::majorityMap(const std::string& name) const {
-  auto out = std::make_shared<core::LabelMap>(name, votes_.map->geometry(),
-                                              std::vector<core::Segment>{segment_});
-  const std::size_t n = votes_.readers();
-  const std::uint16_t* v = votes_.map->data();
+std::shared_ptr<core::LabelMap> ReaderReview::majorityOf(const core::ReaderVotes& votes,
+                                                         const core::Segment& segment,
+                                                         const std::string& name) {
+  auto out = std::make_shared<core::LabelMap>(name, votes.map->geometry(),
+                                              std::vector<core::Segment>{segment});
+  const std::size_t n = votes.readers();
+  const std::uint16_t* v = votes.map->data();
   std::uint16_t* dst = out->mutableData();
   for (std::size_t x = 0; x < out->voxelCount(); ++x) {
-    dst[x] = 2 * std::size_t(v[x]) > n ? segment_.label : 0;
+    dst[x] = 2 * std::size_t(v[x]) > n ? segment.label : 0;
   }
   return out;
 }

@@ -55,7 +55,13 @@ class ReaderReview {
   // The adjudicated map's start: named `name`, on the readers' grid, holding the structure (its
   // segment as the first reader that has it defines it) where more than half the readers marked
   // it. A full pass over the grid: call it in a job for large maps.
-  std::shared_ptr<core::LabelMap> majorityMap(const std::string& name) const;
+  std::shared_ptr<core::LabelMap> majorityMap(const std::string& name) const {
+    return majorityOf(votes_, segment_, name);
+  }
+  // The same from the votes alone (what a job needs to carry: no region lists).
+  static std::shared_ptr<core::LabelMap> majorityOf(const core::ReaderVotes& votes,
+                                                    const core::Segment& segment,
+                                                    const std::string& name);
   const core::Segment& segment() const { return segment_; }
   // The structure's value in reader r's map (0: that reader lacks it).
   std::uint16_t readerValue(std::size_t reader) const { return votes_.values.at(reader); }

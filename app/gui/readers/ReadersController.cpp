@@ -239,14 +239,15 @@ bool ReadersController::startAdjudication(QString* error) {
   if (!review_) {
     return failWith(error, tr("Compare the readers first."));
   }
-  const std::shared_ptr<const annotation::ReaderReview> review =
-      std::make_shared<annotation::ReaderReview>(*review_);
+  // The votes (a shared map and a few numbers) go to the job, not the regions' voxel lists.
+  const core::ReaderVotes votes = review_->votes();
+  const core::Segment segment = review_->segment();
   const std::string name = "Adjudicated: " + review_->structure();
   jobs_->run<std::shared_ptr<core::LabelMap>>(
       tr("Starting the adjudicated map"),
-      [review, name](core::ProgressSink& progress) {
+      [votes, segment, name](core::ProgressSink& progress) {
         progress.throwIfCancelled();
-        return review->majorityMap(name);
+        return annotation::ReaderReview::majorityOf(votes, segment, name);
       },
       [this](std::shared_ptr<core::LabelMap> map) {
         adjudicated_ = map;
