@@ -40,6 +40,8 @@
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/editing/EditingFeature.h"
 #include "app/gui/editing/ToolController.h"
+#include "app/gui/upload/UploadController.h"
+#include "app/gui/upload/UploadFeature.h"
 #include "app/server/MonaiServer.h"
 #include "core/io/VolumeFileIO.h"
 #include "core/net/HttpServer.h"
@@ -351,6 +353,31 @@ TEST_F(AnnotatorLoopTest, AStatusAskedBeforeTrainingStartedDoesNotEndTheFollowin
       << panel()->trainingLabel()->text().toStdString();
   EXPECT_TRUE(panel()->trainingLabel()->text().contains(QStringLiteral("epoch 3/3")))
       << panel()->trainingLabel()->text().toStdString();
+}
+
+// The snapshot of the folder uploaded to this server (the upload dialog records it) is named in
+// the training request, and the server's run keeps it beside the snapshot of its own datastore.
+TEST_F(AnnotatorLoopTest, TrainingNamesTheSnapshotUploadedToThisServer) {
+  test::ForgetServers forget;
+  LoopServer server(makeDatastore(), kTrainCommand);
+  connectTo(server);
+  const QString id = QStringLiteral("3f1c9a2b7d10") + QString(52, QLatin1Char('a'));
+  window_->upload()->controller()->setSentSnapshots(server.url(), {id});
+  window_->annotatorLoop()->show();
+  ASSERT_TRUE(test::waitUntil([&] { return panel()->startTrainingButton()->isEnabled(); }));
+  panel()->startTrainingButton()->click();
+  // The start's answer (or a poll after it) is the run's status, with the request it was given.
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return loop()->trainStatus() && loop()->trainStatus()->raw.contains("request"); },
+      30000))
+      << panel()->messageLabel()->text().toStdString();
+  const nlohmann::json raw = loop()->trainStatus()->raw;
+  EXPECT_EQ(raw["request"].value("dataset_snapshot", ""), id.toStdString()) << raw.dump();
+  EXPECT_EQ(raw.value("dataset_snapshot", "").size(), 64u) << "the server's own snapshot";
+  EXPECT_TRUE(panel()->messageLabel()->text().contains(QStringLiteral("3f1c9a2b7d10")))
+      << panel()->messageLabel()->text().toStdString();
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return loop()->trainStatus() && loop()->trainStatus()->state == "DONE"; }, 30000));
 }
 
 TEST_F(AnnotatorLoopTest, TrainingStopsWhenAskedAndPollingStopsWhenTheDockHides) {

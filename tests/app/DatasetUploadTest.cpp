@@ -42,6 +42,7 @@
 #include "app/server/MonaiServer.h"
 #include "core/DicomSegTestSupport.h"
 #include "core/UploadTestSupport.h"
+#include "core/dataset/DatasetStore.h"
 #include "core/io/DicomSegWriter.h"
 #include "core/net/HttpServer.h"
 #include "core/upload/UploadQueue.h"
@@ -276,6 +277,16 @@ TEST_F(DatasetUploadTest, CheckSendPauseAndResume) {
   }
   EXPECT_FALSE(server.app().datastore().imageInfo(badRow.id)) << "the case with errors stays home";
   EXPECT_TRUE(dialog()->rows()[std::size_t(rowOf("patient1"))].outcome.startsWith("queued"));
+
+  // What was sent is a version of the folder: the dialog names its snapshot, and a training
+  // request to this server will name it too.
+  const auto log = core::dataset::DatasetStore(dir_ / "cases").log();
+  ASSERT_EQ(log.size(), 1u) << "one snapshot, taken when sending";
+  EXPECT_EQ(log[0].message, "sent to " + server.url().toStdString());
+  EXPECT_TRUE(dialog()->snapshotLabel()->text().contains(
+      QStringLiteral("Sent snapshot %1 of ").arg(QString::fromStdString(log[0].id.substr(0, 12)))))
+      << dialog()->snapshotLabel()->text().toStdString();
+  EXPECT_EQ(uploads()->sentSnapshots(server.url()), QStringList{QString::fromStdString(log[0].id)});
 
   // Clear done empties the view.
   ASSERT_TRUE(queueView()->clearButton()->isEnabled());

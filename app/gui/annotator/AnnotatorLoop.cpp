@@ -13,6 +13,8 @@
 #include "app/gui/editing/EditingFeature.h"
 #include "app/gui/editing/LabelFileController.h"
 #include "app/gui/shell/JobRunner.h"
+#include "app/gui/upload/UploadController.h"
+#include "app/gui/upload/UploadFeature.h"
 
 namespace delineate::app {
 
@@ -361,16 +363,30 @@ bool AnnotatorLoop::startTraining(const QString& trainer) {
   }
   const QString chosen = offered.contains(trainer) ? trainer : offered.front();
   const QString serverUrl = serverName();
+  // The snapshots of the folders uploaded to this server: the run records which data it was
+  // given beside the snapshot the server computes of its own datastore.
+  const QStringList snapshots = window_->upload()->controller()->sentSnapshots(serverUrl);
+  nlohmann::json config = nlohmann::json::object();
+  if (snapshots.size() == 1) {
+    config["dataset_snapshot"] = snapshots.front().toStdString();
+  } else if (!snapshots.isEmpty()) {
+    for (const QString& id : snapshots) {
+      config["dataset_snapshot"].push_back(id.toStdString());
+    }
+  }
   jobs_->run<core::ai::TrainStatus>(
       tr("Starting training of %1 on %2").arg(chosen, serverUrl),
-      [backend, model = chosen.toStdString()](core::ProgressSink& progress) {
-        return backend->startTraining(model, nlohmann::json::object(), progress);
+      [backend, model = chosen.toStdString(), config](core::ProgressSink& progress) {
+        return backend->startTraining(model, config, progress);
       },
-      [this, chosen](core::ai::TrainStatus status) {
+      [this, chosen, snapshots](core::ai::TrainStatus status) {
         trainer_ = chosen;
         ++trainingRound_;
         trainingAnswer(status, std::nullopt);
-        Q_EMIT message(tr("Training of %1 started.").arg(chosen));
+        Q_EMIT message(snapshots.isEmpty()
+                           ? tr("Training of %1 started.").arg(chosen)
+                           : tr("Training of %1 started; it names the uploaded snapshot %2.")
+                                 .arg(chosen, snapshots.join(QStringLiteral(", ")).left(12)));
         refreshTraining();
       },
       [this, serverUrl](const QString& error, bool cancelled) {

@@ -1,5 +1,6 @@
 #include "app/gui/upload/DatasetUploadDialog.h"
 
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -19,6 +20,7 @@
 #include "app/gui/compare/DatasetCaseTable.h"
 #include "app/gui/shell/JobRunner.h"
 #include "app/gui/upload/UploadController.h"
+#include "core/dataset/DatasetStore.h"
 #include "core/upload/StudyCases.h"
 #include "core/upload/UploadQueue.h"
 
@@ -80,6 +82,14 @@ DatasetUploadDialog::DatasetUploadDialog(AiController* ai, UploadController* upl
   message_ = new QLabel(this);
   message_->setWordWrap(true);
   message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  keepVersion_ = new QCheckBox(tr("Keep a version of each added folder before sending"), this);
+  keepVersion_->setToolTip(
+      tr("A dataset snapshot beside the data (.delineate-snapshots): the id sent is shown, and a "
+         "training request names it"));
+  keepVersion_->setChecked(true);
+  snapshot_ = new QLabel(this);
+  snapshot_->setWordWrap(true);
+  snapshot_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
   check_ = new QPushButton(tr("Check"), this);
   check_->setToolTip(tr("Lint every case against the server's labels; nothing is sent"));
@@ -103,6 +113,8 @@ DatasetUploadDialog::DatasetUploadDialog(AiController* ai, UploadController* upl
   layout->addWidget(details_);
   layout->addWidget(progress_);
   layout->addWidget(message_);
+  layout->addWidget(keepVersion_);
+  layout->addWidget(snapshot_);
   layout->addLayout(actions);
   resize(900, 520);
 
@@ -240,7 +252,10 @@ void DatasetUploadDialog::addFolder(const QString& folder) {
   jobs_->run<std::vector<up::DatasetCase>>(
       tr("Looking for cases in %1").arg(folder),
       [path](core::ProgressSink&) { return up::findDatasetCases(path); },
-      [this](std::vector<up::DatasetCase> cases) {
+      [this, folder](std::vector<up::DatasetCase> cases) {
+        if (!folders_.contains(folder)) {
+          folders_ << folder;
+        }
         addCases(cases);
         message_->setText(tr("%n case(s) found.", nullptr, static_cast<int>(cases.size())));
       },
@@ -399,15 +414,37 @@ bool DatasetUploadDialog::send() {
   options.schema = d.schema;
   options.outbound = d.outbound;
   const fs::path folder = up::defaultQueueFolder(d.url.toStdString());
-  jobs_->run<std::vector<CaseOutcome>>(
+  // Each folder the cases came from is kept as a snapshot first: what was sent can be named,
+  // diffed and checked out later (docs/datasets.md).
+  std::vector<fs::path> versioned;
+  if (keepVersion_->isChecked()) {
+    for (const QString& f : folders_) {
+      versioned.push_back(f.toStdString());
+    }
+  }
+  struct Sent {
+    std::vector<std::pair<std::string, std::string>> snapshots;  // folder, id
+    std::vector<CaseOutcome> outcomes;
+  };
+  const std::string message = "sent to " + d.url.toStdString();
+  jobs_->run<Sent>(
       tr("Queueing cases for %1").arg(d.name),
-      [cases, skip, options, folder](core::ProgressSink& progress) {
-        return queueCases(cases, skip, options, folder, progress);
+      [cases, skip, options, folder, versioned, message](core::ProgressSink& progress) {
+        Sent sent;
+        for (std::size_t i = 0; i < versioned.size(); ++i) {
+          core::SubProgress part(progress, 0.3 * double(i) / double(versioned.size()),
+                                 0.3 * double(i + 1) / double(versioned.size()));
+          const auto taken = core::dataset::DatasetStore(versioned[i]).snapshot(message, part);
+          sent.snapshots.emplace_back(versioned[i].string(), taken.id);
+        }
+        core::SubProgress queueing(progress, versioned.empty() ? 0 : 0.3, 1);
+        sent.outcomes = queueCases(cases, skip, options, folder, queueing);
+        return sent;
       },
-      [this, d](std::vector<CaseOutcome> results) {
-        applyOutcomes(results);
+      [this, d](Sent sent) {
+        applyOutcomes(sent.outcomes);
         int queued = 0;
-        for (const CaseOutcome& c : results) {
+        for (const CaseOutcome& c : sent.outcomes) {
           queued +=
               c.result == CaseOutcome::Result::Queued || c.result == CaseOutcome::Result::Replaced
                   ? 1
@@ -416,6 +453,17 @@ bool DatasetUploadDialog::send() {
         message_->setText(
             tr("%n case(s) queued for %1; the upload queue shows them being sent.", nullptr, queued)
                 .arg(d.name));
+        QStringList ids, lines;
+        for (const auto& [f, id] : sent.snapshots) {
+          ids << QString::fromStdString(id);
+          lines << tr("Sent snapshot %1 of %2")
+                       .arg(QString::fromStdString(id.substr(0, 12)), QString::fromStdString(f));
+        }
+        snapshot_->setText(lines.join(QLatin1Char('\n')));
+        snapshot_->setToolTip(ids.join(QLatin1Char('\n')));
+        if (!ids.isEmpty()) {
+          uploads_->setSentSnapshots(d.url, ids);
+        }
         uploads_->watch(d.url, d.name, d.backend);
         uploads_->send();
       },

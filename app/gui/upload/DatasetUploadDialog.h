@@ -5,8 +5,11 @@
 // server's label schema (lint: label names or values the server does not know, label/image grids,
 // empty labels, label files that overlap — errors red, warnings amber, the messages in the
 // tooltip and the details box), then sends the cases that pass through the persistent upload queue
-// (UploadController) or exports them as an MSD folder. Check, Send and Export are jobs with
-// progress and Cancel in the dialog; nothing is read or written on the GUI thread.
+// (UploadController) or exports them as an MSD folder. Before sending, each folder the cases were
+// added from is kept as a dataset snapshot (core/dataset, unless "Keep a version" is unticked)
+// and the dialog shows the snapshot id it sends; a later training request names it. Check, Send and
+// Export are jobs with progress and Cancel in the dialog; nothing is read or written on the GUI
+// thread.
 #include <QDialog>
 #include <QString>
 #include <memory>
@@ -16,6 +19,7 @@
 #include "core/io/DicomSeries.h"
 #include "core/upload/DatasetCase.h"
 
+class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -69,6 +73,9 @@ class DatasetUploadDialog : public QDialog {
   QPushButton* cancelButton() const { return cancel_; }
   QLabel* serverLabel() const { return server_; }
   QLabel* messageLabel() const { return message_; }
+  QCheckBox* keepVersionBox() const { return keepVersion_; }
+  // "Sent snapshot 3f1c9a2b7d10 of /data/liver" after a send (empty before).
+  QLabel* snapshotLabel() const { return snapshot_; }
   QPlainTextEdit* details() const { return details_; }
 
  Q_SIGNALS:
@@ -95,8 +102,11 @@ class DatasetUploadDialog : public QDialog {
   UploadController* uploads_;
   bool interactive_;
   std::vector<Row> rows_;
+  QStringList folders_;  // the folders cases were added from (their snapshots are sent)
   JobRunner* jobs_;
   QLabel* server_;
+  QCheckBox* keepVersion_;
+  QLabel* snapshot_;
   DatasetCaseTable* table_;
   QPlainTextEdit* details_;
   QProgressBar* progress_;

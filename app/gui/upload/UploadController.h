@@ -7,7 +7,9 @@
 // restart loses nothing: the app resumes sending when that server is connected again.
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -62,6 +64,15 @@ class UploadController : public QObject {
 
   JobRunner* sender() const { return sender_; }
 
+  // The dataset snapshots (core/dataset ids) of the folders the upload dialog last sent to the
+  // server at `url`, in this session: a training request to that server names them
+  // (AnnotatorLoop), so that the run records which version of the data it was given.
+  void setSentSnapshots(const QString& url, const QStringList& ids) { sentSnapshots_[url] = ids; }
+  QStringList sentSnapshots(const QString& url) const {
+    const auto it = sentSnapshots_.find(url);
+    return it == sentSnapshots_.end() ? QStringList() : it->second;
+  }
+
  Q_SIGNALS:
   void changed();
 
@@ -79,6 +90,7 @@ class UploadController : public QObject {
   void change(const QString& title, std::function<void(core::upload::UploadQueue&)> operation,
               std::function<void()> after = {});
 
+  std::map<QString, QStringList> sentSnapshots_;
   QString url_;
   QString name_;
   std::shared_ptr<core::ai::AiBackend> backend_;
