@@ -98,6 +98,8 @@ ReaderReview ReaderReview::compute(Input input, core::ProgressSink& progress) {
     out.matrices_.hd95.assign(n, std::vector<double>(n, 0.0));
   }
   out.names_ = std::move(input.names);
+  out.tools_ = std::move(input.tools);
+  out.tools_.resize(out.names_.size());
   out.segment_ = segment;
   for (std::size_t r = 0; r < maps.size(); ++r) {
     if (const core::Segment* s = maps[r]->segment(out.votes_.values[r])) {
@@ -175,6 +177,7 @@ core::AdjudicationRecord ReaderReview::record(const core::LabelMap& adjudicated,
   out.structure = matrices_.label;
   out.labelMap = adjudicated.name();
   out.readers = names_;
+  out.readerTools = tools_;
   out.reviewer = reviewer;
   out.signedAt = signedAt;
   const std::uint16_t* ours = adjudicated.data();

@@ -25,7 +25,9 @@ class ReaderReview {
     // On one grid; read during compute() only (the review keeps no copy of them).
     std::vector<const core::LabelMap*> readers;
     std::vector<std::string> names;  // one per reader (default: the maps' names)
-    std::string structure;           // segment name; empty: `value` in every map
+    // How each reader's map was made (AI backend and model, tools), for the record; may be empty.
+    std::vector<std::string> tools;
+    std::string structure;  // segment name; empty: `value` in every map
     std::uint16_t value = 1;
     std::size_t minRegionVoxels = 1;
   };
@@ -74,6 +76,7 @@ class ReaderReview {
 
  private:
   std::vector<std::string> names_;
+  std::vector<std::string> tools_;
   core::Segment segment_;
   core::ReaderVotes votes_;
   std::vector<core::DisagreementRegion> regions_;

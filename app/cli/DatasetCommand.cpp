@@ -224,8 +224,10 @@ int runDataset(const Args& args) {
       }
       if (!p.adjudicationFile.empty()) {
         std::string readers, kept;
-        for (const std::string& r : p.readers) {
-          readers += (readers.empty() ? "" : "; ") + r;
+        for (std::size_t r = 0; r < p.readers.size(); ++r) {
+          const bool tools = r < p.readerTools.size() && !p.readerTools[r].empty();
+          readers += (readers.empty() ? "" : "; ") + p.readers[r] +
+                     (tools ? " (" + p.readerTools[r] + ")" : "");
         }
         for (const auto& [source, n] : p.regionSources) {
           kept += (kept.empty() ? "" : "; ") + source + " " + std::to_string(n);

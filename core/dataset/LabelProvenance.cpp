@@ -31,11 +31,9 @@ json LabelProvenance::toJson() const {
               {"active_editing_s", activeEditingSeconds},
               {"proposal_dice", std::move(dice)}};
   if (!adjudicationFile.empty()) {
-    out["adjudication"] = {{"file", adjudicationFile},
-                           {"reviewer", reviewer},
-                           {"signed_at", signedAt},
-                           {"readers", readers},
-                           {"region_sources", regionSources}};
+    out["adjudication"] = {{"file", adjudicationFile},    {"reviewer", reviewer},
+                           {"signed_at", signedAt},       {"readers", readers},
+                           {"reader_tools", readerTools}, {"region_sources", regionSources}};
   }
   if (!problem.empty()) {
     out["problem"] = problem;
@@ -72,6 +70,11 @@ LabelProvenance LabelProvenance::fromJson(const json& j) {
     for (const json& r : a->value("readers", json::array())) {
       if (r.is_string()) {
         p.readers.push_back(r.get<std::string>());
+      }
+    }
+    for (const json& t : a->value("reader_tools", json::array())) {
+      if (t.is_string()) {
+        p.readerTools.push_back(t.get<std::string>());
       }
     }
     const json sources = a->value("region_sources", json::object());
@@ -150,6 +153,7 @@ std::vector<LabelProvenance> provenanceOf(
         p.reviewer = a.reviewer;
         p.signedAt = a.signedAt;
         p.readers = a.readers;
+        p.readerTools = a.readerTools;
         for (const AdjudicatedRegion& r : a.regions) {
           ++p.regionSources[r.source];
         }

@@ -30,6 +30,7 @@ struct LabelProvenance {
   // From the adjudication record, when there is one (adjudicationFile not empty).
   std::string adjudicationFile, reviewer, signedAt;
   std::vector<std::string> readers;
+  std::vector<std::string> readerTools;      // how each reader's map was made (may be empty)
   std::map<std::string, int> regionSources;  // "Dr A" / "Dr A, Dr B" / "edited" -> regions
   std::string problem;                       // why a record could not be read; empty when they were
 

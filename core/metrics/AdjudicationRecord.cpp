@@ -28,10 +28,15 @@ std::string adjudicationRecordJson(const AdjudicationRecord& record) {
                        {"source", r.source},
                        {"agreement", r.agreement}});
   }
-  const nlohmann::json j = {{"format", "delineate-adjudication"}, {"version", kFormat},
-                            {"structure", record.structure},      {"label_map", record.labelMap},
-                            {"readers", record.readers},          {"reviewer", record.reviewer},
-                            {"signed_at", record.signedAt},       {"regions", regions}};
+  const nlohmann::json j = {{"format", "delineate-adjudication"},
+                            {"version", kFormat},
+                            {"structure", record.structure},
+                            {"label_map", record.labelMap},
+                            {"readers", record.readers},
+                            {"reader_tools", record.readerTools},
+                            {"reviewer", record.reviewer},
+                            {"signed_at", record.signedAt},
+                            {"regions", regions}};
   return j.dump(2) + "\n";
 }
 
@@ -50,6 +55,9 @@ AdjudicationRecord adjudicationRecordFromJson(const std::string& text, const std
     r.structure = j.at("structure").get<std::string>();
     r.labelMap = j.at("label_map").get<std::string>();
     r.readers = j.at("readers").get<std::vector<std::string>>();
+    if (j.contains("reader_tools")) {
+      r.readerTools = j.at("reader_tools").get<std::vector<std::string>>();
+    }
     r.reviewer = j.at("reviewer").get<std::string>();
     r.signedAt = j.at("signed_at").get<std::string>();
     for (const nlohmann::json& e : j.at("regions")) {

@@ -1,7 +1,8 @@
 #pragma once
 // What a reviewer decided when adjudicating several readers' versions of one structure: for every
 // disagreement region, whose version the signed map keeps there (a reader's, or "edited" when it
-// matches none), with the reviewer's name and the signing time. Saved as JSON beside the
+// matches none), how each reader's map was made (AI backend and model, editing tools), with the
+// reviewer's name and the signing time. Saved as JSON beside the
 // adjudicated label map (brain_seg.nii.gz -> brain_seg.adjudication.json). Format:
 // docs/metrics.md, "Adjudication record".
 #include <array>
@@ -25,6 +26,9 @@ struct AdjudicationRecord {
   std::string structure;             // the segment adjudicated
   std::string labelMap;              // the adjudicated map's name
   std::vector<std::string> readers;  // in the order of every per-reader list
+  // How each reader's map was made, from its correction record when it has one ("AI: <backend>,
+  // model <model>; tools: brush 4, eraser 1"); empty when nothing says.
+  std::vector<std::string> readerTools;
   std::string reviewer;
   std::string signedAt;  // UTC, "2024-05-01T12:34:56Z"
   std::vector<AdjudicatedRegion> regions;

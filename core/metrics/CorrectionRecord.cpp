@@ -20,6 +20,25 @@ std::string utcTimestamp(std::chrono::system_clock::time_point time) {
   return text;
 }
 
+std::string correctionSummary(const CorrectionRecord& record) {
+  std::string out;
+  const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+  if (!record.backend.empty()) {
+    add("AI: " + record.backend + (record.model.empty() ? "" : ", model " + record.model));
+  }
+  if (record.clicks > 0) {
+    add(std::to_string(record.clicks) + (record.clicks == 1 ? " click" : " clicks"));
+  }
+  std::string tools;
+  for (const auto& [tool, uses] : record.tools) {
+    tools += (tools.empty() ? "" : ", ") + tool + " " + std::to_string(uses);
+  }
+  if (!tools.empty()) {
+    add("tools: " + tools);
+  }
+  return out;
+}
+
 std::filesystem::path correctionRecordPath(const std::filesystem::path& labelMapPath) {
   return labelMapSidecarPath(labelMapPath, ".correction.json");
 }

@@ -54,6 +54,10 @@ struct CorrectionRecord {
   bool operator==(const CorrectionRecord&) const = default;
 };
 
+// How the map was made, in one line: "AI: <backend>, model <model>; 3 clicks; tools: brush 4,
+// eraser 1" (parts without content left out; empty for an empty record).
+std::string correctionSummary(const CorrectionRecord& record);
+
 // "2024-05-01T12:34:56Z".
 std::string utcTimestamp(std::chrono::system_clock::time_point time);
 

@@ -60,6 +60,7 @@ class ReaderReviewTest : public ::testing::Test {
     ReaderReview::Input in;
     in.readers = {&a, &b};
     in.names = {"Dr A", "Dr B"};
+    in.tools = {"AI: built-in engine, model deepgrow; tools: tool.brush 2"};
     in.structure = "liver";
     return ReaderReview::compute(in, progress);
   }
@@ -106,6 +107,8 @@ TEST_F(ReaderReviewTest, TakingAReadersVersionChangesOnlyItsRegionAndTheRecordSa
 
   core::AdjudicationRecord rec = r.record(*adjudicated, label, "reviewer", "2026-11-28T08:00:00Z");
   EXPECT_EQ(rec.readers, (std::vector<std::string>{"Dr A", "Dr B"}));
+  EXPECT_EQ(rec.readerTools, (std::vector<std::string>{
+                                 "AI: built-in engine, model deepgrow; tools: tool.brush 2", ""}));
   ASSERT_EQ(rec.regions.size(), 2u);
   EXPECT_EQ(rec.regions[0].source, "Dr B");
   EXPECT_EQ(rec.regions[0].agreement, (std::vector<double>{0.0, 1.0}));

@@ -27,6 +27,7 @@
 #include "app/gui/readers/ReadersDock.h"
 #include "app/gui/readers/ReadersFeature.h"
 #include "core/metrics/AdjudicationRecord.h"
+#include "core/metrics/CorrectionRecord.h"
 #include "core/model/Segment.h"
 #include "viewers/SliceView.h"
 
@@ -170,6 +171,19 @@ TEST_F(ReadersViewTest, HeatMapAndVotesOnTheSlices) {
 }
 
 TEST_F(ReadersViewTest, StepThroughRegionsAdjudicateUndoAndSign) {
+  // Dr C's map (active: added last) saved, with the correction record of the AI that proposed it
+  // beside it: the signed record says how that reader's map was made.
+  bool saved = false;
+  QObject::connect(editing()->files(), &app::LabelFileController::saved,
+                   [&saved] { saved = true; });
+  ASSERT_TRUE(
+      editing()->files()->saveTo(QString::fromStdString((dir_.path() / "drC.nii.gz").string())));
+  ASSERT_TRUE(waitUntil([&] { return saved; }) && waitSettled());
+  core::CorrectionRecord drawn;
+  drawn.backend = "MONAI Label at http://gpu-box:8000";
+  drawn.model = "deepedit";
+  drawn.tools = {{"tool.brush", 3}};
+  core::writeCorrectionRecord(drawn, dir_.path() / "drC.correction.json");
   ASSERT_TRUE(compareReaders());
   EXPECT_FALSE(dock_->nextButton()->text().isEmpty());
   window_->action("review.nextDisagreement")->trigger();
@@ -220,7 +234,7 @@ TEST_F(ReadersViewTest, StepThroughRegionsAdjudicateUndoAndSign) {
   keepShot("readers-adjudication");
   // Sign: saved where it was saved before, the record beside it.
   const std::filesystem::path file = dir_.path() / "adjudicated.nii.gz";
-  bool saved = false;
+  saved = false;
   QObject::connect(editing()->files(), &app::LabelFileController::saved,
                    [&saved] { saved = true; });
   ASSERT_TRUE(editing()->files()->saveTo(QString::fromStdString(file.string())));
@@ -238,6 +252,10 @@ TEST_F(ReadersViewTest, StepThroughRegionsAdjudicateUndoAndSign) {
   EXPECT_EQ(record.reviewer, "Reviewer One");
   EXPECT_EQ(record.structure, "tumour");
   EXPECT_EQ(record.readers, (std::vector<std::string>{"Dr A", "Dr B", "Dr C"}));
+  EXPECT_EQ(
+      record.readerTools,
+      (std::vector<std::string>{
+          "", "", "AI: MONAI Label at http://gpu-box:8000, model deepedit; tools: tool.brush 3"}));
   ASSERT_EQ(record.regions.size(), 2u);
   EXPECT_EQ(record.regions[0].source, "Dr A, Dr B");
   EXPECT_EQ(record.regions[1].source, "Dr B");

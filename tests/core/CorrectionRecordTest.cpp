@@ -273,3 +273,18 @@ TEST(CorrectionRecord, TimestampsAreIsoUtc) {
   EXPECT_EQ(utcTimestamp(std::chrono::system_clock::from_time_t(1714566896)),
             "2024-05-01T12:34:56Z");
 }
+
+TEST(CorrectionRecord, SummaryNamesTheAiTheClicksAndTheTools) {
+  CorrectionRecord r;
+  EXPECT_EQ(correctionSummary(r), "");
+  r.backend = "MONAI Label at http://gpu:8000";
+  r.model = "deepedit";
+  r.clicks = 1;
+  r.tools = {{"tool.brush", 4}, {"tool.eraser", 1}};
+  EXPECT_EQ(correctionSummary(r),
+            "AI: MONAI Label at http://gpu:8000, model deepedit; 1 click; tools: tool.brush 4, "
+            "tool.eraser 1");
+  r.backend.clear();
+  r.clicks = 0;
+  EXPECT_EQ(correctionSummary(r), "tools: tool.brush 4, tool.eraser 1");
+}

@@ -334,6 +334,7 @@ TEST(DatasetCli, ShowGivesTheAdjudicationOfASignedMap) {
   a.structure = "liver";
   a.labelMap = "Adjudicated: liver";
   a.readers = {"Dr A", "Dr B"};
+  a.readerTools = {"AI: built-in engine, model deepgrow", ""};
   a.reviewer = "Reviewer One";
   a.signedAt = "2026-11-28T09:00:00Z";
   a.regions = {{40, {1, 2, 3}, "Dr B", {0, 1}},
@@ -355,11 +356,11 @@ TEST(DatasetCli, ShowGivesTheAdjudicationOfASignedMap) {
                 cli + " dataset show " + taken.id + " --root " + data.string() + " 2>&1", &out),
             0)
       << out;
-  EXPECT_NE(out.find("adjudicated by Reviewer One, signed 2026-11-28T09:00:00Z; readers Dr A; Dr "
-                     "B; regions kept: Dr B 2; edited 1"),
+  EXPECT_NE(out.find("adjudicated by Reviewer One, signed 2026-11-28T09:00:00Z; readers Dr A (AI: "
+                     "built-in engine, model deepgrow); Dr B; regions kept: Dr B 2; edited 1"),
             std::string::npos)
       << out;
-  EXPECT_EQ(out.find("AI:"), std::string::npos) << out;
+  EXPECT_EQ(out.find("\n  AI:"), std::string::npos) << "no correction record, no AI line" << out;
   ASSERT_EQ(delineate::test::runCommand(cli + " dataset show " + taken.id + " --root " +
                                             data.string() + " --json 2>/dev/null",
                                         &out),

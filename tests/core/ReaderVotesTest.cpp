@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "core/Error.h"
 #include "core/jobs/ProgressSink.h"
@@ -122,11 +123,16 @@ TEST(AdjudicationRecord, JsonRoundTripAndRefusals) {
   rec.structure = "liver";
   rec.labelMap = "Adjudicated";
   rec.readers = {"A", "B"};
+  rec.readerTools = {"AI: MONAI Label at http://gpu:8000, model deepedit; tools: tool.brush 3", ""};
   rec.reviewer = "reviewer";
   rec.signedAt = "2026-11-28T08:00:00Z";
   rec.regions.push_back({160, {5, 5, 5}, "B", {0.4, 1.0}});
   rec.regions.push_back({4, {15, 1, 8}, "edited", {0.5, 0.5}});
   EXPECT_EQ(adjudicationRecordFromJson(adjudicationRecordJson(rec), "x"), rec);
+  // A record written before reader_tools existed still reads.
+  nlohmann::json older = nlohmann::json::parse(adjudicationRecordJson(rec));
+  older.erase("reader_tools");
+  EXPECT_TRUE(adjudicationRecordFromJson(older.dump(), "x").readerTools.empty());
   EXPECT_EQ(adjudicationRecordPath("/d/case1.nii.gz"), "/d/case1.adjudication.json");
   EXPECT_THROW(adjudicationRecordFromJson("{", "bad.json"), Error);
   EXPECT_THROW(adjudicationRecordFromJson("{\"format\": \"other\"}", "bad.json"), Error);

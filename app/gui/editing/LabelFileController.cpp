@@ -93,7 +93,11 @@ void LabelFileController::updateEnabled() {
 
 QString LabelFileController::savePath() const {
   const auto map = session_->activeMap();
-  const auto it = map ? paths_.find(map.get()) : paths_.end();
+  return map ? pathOf(*map) : QString();
+}
+
+QString LabelFileController::pathOf(const core::LabelMap& map) const {
+  const auto it = paths_.find(&map);
   return it == paths_.end() ? QString() : it->second;
 }
 

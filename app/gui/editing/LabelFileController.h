@@ -38,6 +38,8 @@ class LabelFileController : public QObject {
   void importDicomSeg(const QString& path);
   // Where the active map was opened from or last saved to (empty: never).
   QString savePath() const;
+  // The same for any of the session's maps.
+  QString pathOf(const core::LabelMap& map) const;
   // Enables the commands that need an image, a label map or a DICOM source.
   void updateEnabled();
 

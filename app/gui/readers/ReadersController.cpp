@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "annotation/review/RegionAdoption.h"
+#include "app/gui/ai/CorrectionRecorder.h"
 #include "app/gui/editing/EditJobs.h"
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/editing/LabelFileController.h"
@@ -37,12 +38,13 @@ bool failWith(QString* error, const QString& message) {
 }  // namespace
 
 ReadersController::ReadersController(EditSession* session, EditJobs* edits,
-                                     LabelFileController* files, viewers::ViewLayout* views,
-                                     QObject* parent)
+                                     LabelFileController* files, CorrectionRecorder* corrections,
+                                     viewers::ViewLayout* views, QObject* parent)
     : QObject(parent),
       session_(session),
       edits_(edits),
       files_(files),
+      corrections_(corrections),
       views_(views),
       jobs_(new JobRunner(this)) {
   connect(files_, &LabelFileController::saved, this,
@@ -111,6 +113,10 @@ bool ReadersController::compute(const std::vector<int>& maps, const QString& str
   }
   std::vector<std::shared_ptr<const core::LabelMap>> copies;
   std::vector<std::string> names;
+  // How each map was made: this session's record of it, else the record beside its file (read
+  // in the job).
+  std::vector<std::string> tools;
+  std::vector<std::filesystem::path> recordFiles;
   for (const int m : maps) {
     if (m < 0 || m >= int(all.size())) {
       return failWith(error, tr("No such label map."));
@@ -133,19 +139,37 @@ bool ReadersController::compute(const std::vector<int>& maps, const QString& str
       return true;
     }
     copies.push_back(std::move(copy));
-    names.push_back(all[std::size_t(m)]->name());
+    const core::LabelMap& map = *all[std::size_t(m)];
+    names.push_back(map.name());
+    const auto pending = corrections_ ? corrections_->pending(map) : std::nullopt;
+    tools.push_back(pending ? core::correctionSummary(*pending) : std::string());
+    const QString path = files_->pathOf(map);
+    recordFiles.push_back(pending || path.isEmpty()
+                              ? std::filesystem::path()
+                              : core::correctionRecordPath(path.toStdString()));
   }
   copyRetries_ = 0;
   Q_EMIT started();
   const std::string name = structure.toStdString();
   jobs_->run<std::shared_ptr<annotation::ReaderReview>>(
       tr("Comparing %n readers", "", int(maps.size())),
-      [copies, names, name](core::ProgressSink& progress) {
+      [copies, names, tools, recordFiles, name](core::ProgressSink& progress) {
         annotation::ReaderReview::Input in;
         for (const auto& c : copies) {
           in.readers.push_back(c.get());
         }
         in.names = names;
+        in.tools = tools;
+        for (std::size_t r = 0; r < recordFiles.size(); ++r) {
+          std::error_code ec;
+          if (!recordFiles[r].empty() && std::filesystem::exists(recordFiles[r], ec)) {
+            try {
+              in.tools[r] = core::correctionSummary(core::readCorrectionRecord(recordFiles[r]));
+            } catch (const core::Error& e) {
+              in.tools[r] = std::string("unreadable correction record: ") + e.what();
+            }
+          }
+        }
         in.structure = name;
         return std::make_shared<annotation::ReaderReview>(
             annotation::ReaderReview::compute(std::move(in), progress));

@@ -25,6 +25,7 @@ class LabelMap;
 
 namespace delineate::app {
 
+class CorrectionRecorder;
 class EditJobs;
 class EditSession;
 class JobRunner;
@@ -34,8 +35,10 @@ class ReadersController : public QObject {
   Q_OBJECT
 
  public:
+  // `corrections`: how each reader's map was made, for the adjudication record (may be null).
   ReadersController(EditSession* session, EditJobs* edits, LabelFileController* files,
-                    viewers::ViewLayout* views, QObject* parent = nullptr);
+                    CorrectionRecorder* corrections, viewers::ViewLayout* views,
+                    QObject* parent = nullptr);
   ~ReadersController() override;
 
   // The session's label maps by name, in session order (what can be a reader).
@@ -89,6 +92,7 @@ class ReadersController : public QObject {
   EditSession* session_;
   EditJobs* edits_;
   LabelFileController* files_;
+  CorrectionRecorder* corrections_;
   viewers::ViewLayout* views_;
   JobRunner* jobs_;
   std::optional<annotation::ReaderReview> review_;

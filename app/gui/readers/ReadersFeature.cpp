@@ -16,8 +16,8 @@ namespace delineate::app {
 ReadersFeature::ReadersFeature(QMainWindow* window, CommandRegistry* commands,
                                viewers::ViewLayout* views, EditingFeature* editing)
     : QObject(window), commands_(commands) {
-  controller_ =
-      new ReadersController(editing->session(), editing->jobs(), editing->files(), views, this);
+  controller_ = new ReadersController(editing->session(), editing->jobs(), editing->files(),
+                                      editing->corrections(), views, this);
   panel_ = new ReadersDock(controller_, editing->session());
   auto* scroll = new QScrollArea;
   scroll->setWidgetResizable(true);
