@@ -2,10 +2,11 @@
 // interactive biomedical segmentation — a box first (here the structure's tight 2-D box on its
 // largest axial slice), then up to five clicks, each at the centre of the largest error (the
 // click simulator) — with Dice and normalised surface Dice (2 mm) after each interaction and the
-// seconds each took. Three routes in one run: the built-in engine directly (PromptSegmenter),
+// seconds each took. Four routes in one run: the built-in engine directly (PromptSegmenter),
 // through delineate-server's nnInteractive routes with the nnInteractive client (one lease per
-// image, as in the app), and through its MONAI Label routes with the MONAI Label client (which
-// takes no box: the box's centre is its first click).
+// image, as in the app), and through its MONAI Label routes with the MONAI Label client twice
+// (the box as MONAI Label's region of interest, as the app sends it; and as its centre click,
+// for a model that takes no box: the box's centre is its first click).
 // Usage: interactive_protocol_benchmark [--case brain-mr|abdomen-ct|all] [--clicks 5]
 //          [--routes direct|all]
 //        interactive_protocol_benchmark --image T1.nii.gz --labels ATLAS.nii.gz
@@ -215,12 +216,31 @@ int main(int argc, char** argv) {
         }
         return bench::nonZeroMask(*monai.infer(r, progress).labels);
       };
+      // The MONAI Label client as the app drives it: the box as MONAI Label's region of interest
+      // ("roi", which delineate-server hands to the engine's box segmenter), clicks after it.
+      const Route overMonaiRoi = [&](const std::vector<core::ai::Prompt>& prompts) {
+        core::ai::InferRequest r;
+        r.image = c.image;
+        r.label = s.name;
+        r.model = annotation::LocalEngineBackend::kClickModel;
+        for (const core::ai::Prompt& p : prompts) {
+          if (p.kind == core::ai::PromptKind::Box) {
+            r.prompts.push_back(p);
+          } else {
+            (p.positive ? r.foreground : r.background)
+                .push_back(
+                    {std::int64_t(p.point[0]), std::int64_t(p.point[1]), std::int64_t(p.point[2])});
+          }
+        }
+        return bench::nonZeroMask(*monai.infer(r, progress).labels);
+      };
       json entry = {
           {"case", c.name}, {"name", s.name}, {"direct", runProtocol(c, s, clicks, direct)}};
       if (allRoutes) {
         entry["nninteractive_routes"] = runProtocol(c, s, clicks, overNn);
         entry["monai_label_routes (box as its centre click)"] =
             runProtocol(c, s, clicks, overMonai);
+        entry["monai_label_routes (box as roi)"] = runProtocol(c, s, clicks, overMonaiRoi);
       }
       std::string dices;
       for (const json& step : entry["direct"]["steps"]) {
@@ -234,7 +254,8 @@ int main(int argc, char** argv) {
   // Medians over the structures of the Dice after the last interaction, per route.
   json summary = json::object();
   for (const char* route :
-       {"direct", "nninteractive_routes", "monai_label_routes (box as its centre click)"}) {
+       {"direct", "nninteractive_routes", "monai_label_routes (box as its centre click)",
+        "monai_label_routes (box as roi)"}) {
     std::vector<double> finals, firsts, slowest;
     if (!allRoutes && std::string(route) != "direct") {
       continue;
