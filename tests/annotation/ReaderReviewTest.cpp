@@ -4,6 +4,7 @@
 // region kept.
 #include <gtest/gtest.h>
 
+#include "LabelBoxes.h"
 #include "annotation/review/ReaderReview.h"
 #include "annotation/review/RegionAdoption.h"
 #include "core/Error.h"
@@ -25,16 +26,6 @@ core::Segment liver(std::uint16_t label) {
   return s;
 }
 
-void fill(core::LabelMap& m, std::uint16_t value, core::Size3 lo, core::Size3 hi) {
-  for (std::size_t k = lo[2]; k < hi[2]; ++k) {
-    for (std::size_t j = lo[1]; j < hi[1]; ++j) {
-      for (std::size_t i = lo[0]; i < hi[0]; ++i) {
-        m.mutableData()[m.index(i, j, k)] = value;
-      }
-    }
-  }
-}
-
 std::size_t countOf(const core::LabelMap& m, std::uint16_t v) {
   std::size_t n = 0;
   for (std::size_t x = 0; x < m.voxelCount(); ++x) {
@@ -50,10 +41,10 @@ class ReaderReviewTest : public ::testing::Test {
   core::LabelMap a{"A", reviewGrid(), {liver(1)}};
   core::LabelMap b{"B", reviewGrid(), {core::defaultSegment(1), liver(2)}};
   void SetUp() override {
-    fill(a, 1, {2, 2, 2}, {12, 12, 6});
-    fill(b, 2, {2, 2, 2}, {12, 12, 6});
-    fill(b, 2, {12, 2, 2}, {14, 12, 6});
-    fill(a, 1, {20, 20, 9}, {23, 23, 11});
+    test::fillLabelBox(a, 1, {2, 2, 2}, {12, 12, 6});
+    test::fillLabelBox(b, 2, {2, 2, 2}, {12, 12, 6});
+    test::fillLabelBox(b, 2, {12, 2, 2}, {14, 12, 6});
+    test::fillLabelBox(a, 1, {20, 20, 9}, {23, 23, 11});
   }
   ReaderReview computed() {
     core::NullProgress progress;

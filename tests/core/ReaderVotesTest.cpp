@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "LabelBoxes.h"
 #include "core/Error.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/metrics/AdjudicationRecord.h"
@@ -27,27 +28,17 @@ Segment named(std::uint16_t label, const std::string& name) {
   return s;
 }
 
-void fill(LabelMap& m, std::uint16_t value, Size3 lo, Size3 hi) {
-  for (std::size_t k = lo[2]; k < hi[2]; ++k) {
-    for (std::size_t j = lo[1]; j < hi[1]; ++j) {
-      for (std::size_t i = lo[0]; i < hi[0]; ++i) {
-        m.mutableData()[m.index(i, j, k)] = value;
-      }
-    }
-  }
-}
-
 struct ThreeReaders {
   // "liver" is value 1 for A and C, value 3 for B (which also has "kidney" as 1).
   LabelMap a{"A", votesGrid(), {named(1, "liver")}};
   LabelMap b{"B", votesGrid(), {named(1, "kidney"), named(3, "liver")}};
   LabelMap c{"C", votesGrid(), {named(1, "liver")}};
   ThreeReaders() {
-    fill(a, 1, {2, 2, 2}, {10, 10, 6});    // 8x8x4 = 256
-    fill(b, 3, {2, 2, 2}, {10, 10, 6});    // the same core ...
-    fill(b, 3, {10, 2, 2}, {13, 10, 6});   // ... plus 3x8x4 = 96 on the right
-    fill(b, 1, {15, 15, 0}, {18, 18, 2});  // kidney: not the liver
-    fill(c, 1, {2, 2, 2}, {10, 10, 5});    // one slice fewer (k 5 missing: 64)
+    test::fillLabelBox(a, 1, {2, 2, 2}, {10, 10, 6});    // 8x8x4 = 256
+    test::fillLabelBox(b, 3, {2, 2, 2}, {10, 10, 6});    // the same core ...
+    test::fillLabelBox(b, 3, {10, 2, 2}, {13, 10, 6});   // ... plus 3x8x4 = 96 on the right
+    test::fillLabelBox(b, 1, {15, 15, 0}, {18, 18, 2});  // kidney: not the liver
+    test::fillLabelBox(c, 1, {2, 2, 2}, {10, 10, 5});    // one slice fewer (k 5 missing: 64)
   }
   std::vector<const LabelMap*> all() const { return {&a, &b, &c}; }
 };
@@ -107,7 +98,7 @@ TEST(DisagreementRegions, LargestFirstWithTheirCentresAndWhoMarkedThem) {
   EXPECT_NE(v.map->at(c[0], c[1], c[2]), 3);
 
   // Two apart regions: C also misses a far corner the others have.
-  fill(r.a, 1, {15, 0, 8}, {17, 2, 9});  // 4 voxels, A only
+  test::fillLabelBox(r.a, 1, {15, 0, 8}, {17, 2, 9});  // 4 voxels, A only
   const ReaderVotes w = readerVotes(r.all(), "liver", 1, progress);
   const auto two = disagreementRegions(w, r.all(), 1, progress);
   ASSERT_EQ(two.size(), 2u);

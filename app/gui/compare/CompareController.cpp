@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "annotation/review/PairComparison.h"
 #include "app/gui/ai/AiController.h"
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/reading/SurfaceController.h"
@@ -157,53 +158,27 @@ bool CompareController::compare(const Request& request, QString* error) {
   Q_EMIT started();
   // First the numbers, overlay and strips (a fraction of a second on 512^3), then the 3D
   // distance surfaces (seconds for large structures) as a second job.
-  struct Measured {
-    std::shared_ptr<Result> result;
-    std::shared_ptr<const core::LabelMap> reference;
-    std::shared_ptr<const core::LabelMap> compared;  // the test, renumbered onto the reference
-    std::vector<std::uint16_t> shown;
-  };
-  jobs_->run<Measured>(
+  jobs_->run<std::shared_ptr<annotation::PairComparison>>(
       tr("Comparing %1 with %2").arg(testName, referenceName),
-      [referenceCopy, testCopy, options, label, referenceName,
-       testName](core::ProgressSink& progress) {
-        Measured m;
-        m.result = std::make_shared<Result>();
-        Result& r = *m.result;
+      [referenceCopy, testCopy, options, label](core::ProgressSink& progress) {
+        return std::make_shared<annotation::PairComparison>(
+            annotation::comparePair(referenceCopy, testCopy, options, label, progress));
+      },
+      [this, referenceCopy, referenceName, testName,
+       label](std::shared_ptr<annotation::PairComparison> c) {
+        Result r;
         r.referenceName = referenceName;
         r.testName = testName;
         r.label = label;
-        core::SubProgress measuring(progress, 0.0, 0.8);
-        r.evaluation = core::evaluatePair(*referenceCopy, *testCopy, options, measuring);
-        m.reference = referenceCopy;
-        m.compared = testCopy;
-        if (r.evaluation.renumberedTest) {
-          m.compared =
-              std::make_shared<const core::LabelMap>(std::move(*r.evaluation.renumberedTest));
-          r.evaluation.renumberedTest.reset();
-        }
-        core::SubProgress agreeing(progress, 0.8, 0.9);
-        core::Agreement agreement =
-            core::agreementMap(*referenceCopy, *m.compared, label, agreeing);
-        r.agreement = std::move(agreement.map);
-        r.counts = agreement.counts;
-        core::SubProgress slicing(progress, 0.9, 1.0);
-        r.sliceDice = core::agreementSliceDice(*r.agreement, slicing);
-        for (const core::LabelEvaluation& l : r.evaluation.labels) {
-          if (l.value != 0 && (label == 0 || l.value == label)) {
-            m.shown.push_back(l.value);
-            if (std::isfinite(l.metric(core::Metric::Hd95Mm))) {
-              r.distanceRangeMm = std::max(r.distanceRangeMm, l.metric(core::Metric::Hd95Mm));
-            }
-          }
-        }
-        return m;
-      },
-      [this](Measured m) {
-        result_ = std::move(*m.result);
+        r.evaluation = std::move(c->evaluation);
+        r.agreement = std::move(c->agreement);
+        r.counts = c->counts;
+        r.sliceDice = std::move(c->sliceDice);
+        r.distanceRangeMm = c->distanceRangeMm;
+        result_ = std::move(r);
         showResult();
         Q_EMIT computed();
-        buildSurfaces(std::move(m.reference), std::move(m.compared), std::move(m.shown));
+        buildSurfaces(referenceCopy, std::move(c->compared), std::move(c->shownLabels));
       },
       [this](const QString& message, bool cancelled) {
         if (!cancelled) {
@@ -347,14 +322,12 @@ viewers::SliceView* CompareController::followedSliceView() const {
 }
 
 bool CompareController::stepWorst(int delta) {
-  const std::vector<int> order = worstOrder();
-  const auto at = std::find(order.begin(), order.end(), followedSliceView()->sliceIndex());
-  // From the current slice's place in the order; from a slice not in it, Next goes to the worst.
-  const long position = at == order.end() ? (delta > 0 ? 0 : -1) : (at - order.begin()) + delta;
-  if (position < 0 || position >= static_cast<long>(order.size())) {
+  const std::optional<int> slice =
+      annotation::stepInOrder(worstOrder(), followedSliceView()->sliceIndex(), delta);
+  if (!slice) {
     return false;
   }
-  followedSliceView()->setSliceIndex(order[std::size_t(position)]);
+  followedSliceView()->setSliceIndex(*slice);
   return true;
 }
 
@@ -362,15 +335,10 @@ void CompareController::exportTableCsv(const std::filesystem::path& path) const 
   if (!result_) {
     throw core::Error(core::ErrorKind::InvalidInput, path.string(), "nothing compared yet");
   }
-  core::DatasetEvaluation dataset;
-  core::CaseEvaluation c;
-  c.name = (result_->testName + " vs " + result_->referenceName).toStdString();
-  c.matchedByName = result_->evaluation.matchedByName;
-  c.notes = result_->evaluation.notes;
-  c.labels = result_->evaluation.labels;
-  dataset.cases.push_back(std::move(c));
-  dataset.summary = core::summarizeCases(dataset.cases);
-  core::writeEvaluationCsv(dataset, path);
+  core::writeEvaluationCsv(
+      annotation::asOneCaseEvaluation(
+          result_->evaluation, (result_->testName + " vs " + result_->referenceName).toStdString()),
+      path);
 }
 
 }  // namespace delineate::app
