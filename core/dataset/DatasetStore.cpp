@@ -389,4 +389,16 @@ void DatasetStore::checkout(const std::string& idOrPrefix, const fs::path& out,
   progress.report(1, "checked out");
 }
 
+std::vector<std::pair<std::string, std::string>> snapshotEach(
+    const std::vector<std::filesystem::path>& folders, const std::string& message,
+    ProgressSink& progress) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    SubProgress part(progress, double(i) / double(folders.size()),
+                     double(i + 1) / double(folders.size()));
+    out.emplace_back(folders[i].string(), DatasetStore(folders[i]).snapshot(message, part).id);
+  }
+  return out;
+}
+
 }  // namespace delineate::core::dataset

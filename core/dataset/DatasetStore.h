@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/dataset/LabelProvenance.h"
@@ -100,6 +101,13 @@ class DatasetStore {
 
   std::filesystem::path dataset_;
 };
+
+// Each folder kept as a snapshot with `message` (what the upload window does before sending the
+// cases added from them); the folders with their snapshot ids, in order. Throws what snapshot()
+// throws.
+std::vector<std::pair<std::string, std::string>> snapshotEach(
+    const std::vector<std::filesystem::path>& folders, const std::string& message,
+    ProgressSink& progress);
 
 // The id of a file list (sorted by path).
 std::string snapshotId(const std::vector<SnapshotFile>& files);

@@ -16,11 +16,11 @@
 
 #include "annotation/ai/ServerLabelSchema.h"
 #include "app/gui/ai/AiController.h"
-#include "app/gui/compare/DatasetCaseJobs.h"
 #include "app/gui/compare/DatasetCaseTable.h"
 #include "app/gui/shell/JobRunner.h"
 #include "app/gui/upload/UploadController.h"
 #include "core/dataset/DatasetStore.h"
+#include "core/upload/DatasetCaseJobs.h"
 #include "core/upload/StudyCases.h"
 #include "core/upload/UploadQueue.h"
 
@@ -28,6 +28,7 @@ namespace delineate::app {
 
 namespace fs = std::filesystem;
 namespace up = core::upload;
+using up::CaseOutcome;
 
 // Where Check compares and Send sends: the AI panel's current server when it answered /info/.
 struct DatasetUploadDialog::Destination {
@@ -345,7 +346,7 @@ bool DatasetUploadDialog::check() {
       d.url.isEmpty() ? tr("Checking %n case(s)", nullptr, n)
                       : tr("Checking %n case(s) against %1", nullptr, n).arg(d.name),
       [cases, options](core::ProgressSink& progress) {
-        return checkCases(cases, options, progress);
+        return up::checkCases(cases, options, progress);
       },
       [this](std::vector<CaseOutcome> results) {
         applyOutcomes(results);
@@ -431,14 +432,10 @@ bool DatasetUploadDialog::send() {
       tr("Queueing cases for %1").arg(d.name),
       [cases, skip, options, folder, versioned, message](core::ProgressSink& progress) {
         Sent sent;
-        for (std::size_t i = 0; i < versioned.size(); ++i) {
-          core::SubProgress part(progress, 0.3 * double(i) / double(versioned.size()),
-                                 0.3 * double(i + 1) / double(versioned.size()));
-          const auto taken = core::dataset::DatasetStore(versioned[i]).snapshot(message, part);
-          sent.snapshots.emplace_back(versioned[i].string(), taken.id);
-        }
+        core::SubProgress versioning(progress, 0, versioned.empty() ? 0 : 0.3);
+        sent.snapshots = core::dataset::snapshotEach(versioned, message, versioning);
         core::SubProgress queueing(progress, versioned.empty() ? 0 : 0.3, 1);
-        sent.outcomes = queueCases(cases, skip, options, folder, queueing);
+        sent.outcomes = up::queueCases(cases, skip, options, folder, queueing);
         return sent;
       },
       [this, d](Sent sent) {
@@ -490,7 +487,7 @@ bool DatasetUploadDialog::exportTo(const QString& folder) {
   jobs_->run<std::vector<CaseOutcome>>(
       tr("Writing the MSD dataset %1").arg(folder),
       [cases, skip, options, out](core::ProgressSink& progress) {
-        return exportCases(cases, skip, options, out, progress);
+        return up::exportCases(cases, skip, options, out, progress);
       },
       [this, folder](std::vector<CaseOutcome> results) {
         applyOutcomes(results);

@@ -25,11 +25,14 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 
+namespace delineate::core::upload {
+struct CaseOutcome;
+}
+
 namespace delineate::app {
 
 class AiController;
 class JobRunner;
-struct CaseOutcome;
 class DatasetCaseTable;
 class UploadController;
 
@@ -89,7 +92,7 @@ class DatasetUploadDialog : public QDialog {
   Destination destination() const;
   // The picked cases, and which of them the last check found errors in.
   std::vector<core::upload::DatasetCase> pickedCases(std::vector<bool>* skip) const;
-  void applyOutcomes(const std::vector<CaseOutcome>& results);
+  void applyOutcomes(const std::vector<core::upload::CaseOutcome>& results);
   void chooseFolder();
   void chooseImage();
   void chooseExportFolder();

@@ -2,7 +2,7 @@
 // The work behind the dataset upload dialog's Check, Send and Export, run in its jobs: one case
 // after another, each prepared (read, checked, mapped to the server's labels), used and dropped —
 // a dataset does not fit in memory. A case that cannot be read is an error finding, not an
-// exception: one bad case must not stop a batch. Qt-free.
+// exception: one bad case must not stop a batch.
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -12,7 +12,7 @@
 #include "core/upload/CasePreparation.h"
 #include "core/upload/DatasetCase.h"
 
-namespace delineate::app {
+namespace delineate::core::upload {
 
 struct CaseOutcome {
   enum class Result {
@@ -49,4 +49,4 @@ std::vector<CaseOutcome> exportCases(const std::vector<core::upload::DatasetCase
                                      const std::filesystem::path& folder,
                                      core::ProgressSink& progress);
 
-}  // namespace delineate::app
+}  // namespace delineate::core::upload

@@ -1,4 +1,4 @@
-#include "app/gui/compare/DatasetCaseJobs.h"
+#include "core/upload/DatasetCaseJobs.h"
 
 #include <functional>
 
@@ -7,7 +7,7 @@
 #include "core/upload/MsdDatasetWriter.h"
 #include "core/upload/UploadQueue.h"
 
-namespace delineate::app {
+namespace delineate::core::upload {
 
 namespace up = core::upload;
 
@@ -99,4 +99,4 @@ std::vector<CaseOutcome> exportCases(const std::vector<up::DatasetCase>& cases,
   });
 }
 
-}  // namespace delineate::app
+}  // namespace delineate::core::upload
