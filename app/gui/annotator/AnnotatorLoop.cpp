@@ -2,9 +2,8 @@
 
 #include <QFileInfo>
 #include <QTimer>
-#include <filesystem>
-#include <fstream>
 
+#include "annotation/ai/AnnotatorSteps.h"
 #include "annotation/ai/ServerLabelSchema.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ai/AiController.h"
@@ -21,44 +20,6 @@ namespace delineate::app {
 namespace {
 
 constexpr int kDefaultPollMs = 3000;
-
-// The format suffix of a server-side file name (".nii.gz", ".nrrd"); ".nii.gz" when it has none.
-std::string formatSuffix(const std::string& serverPath) {
-  const std::string name = std::filesystem::path(serverPath).filename().string();
-  const auto dot = name.find('.', 1);
-  if (dot == std::string::npos) {
-    return ".nii.gz";
-  }
-  const std::string last = std::filesystem::path(name).extension().string();
-  if (last == ".gz" || last == ".bz2") {
-    const std::string inner = std::filesystem::path(name).stem().extension().string();
-    return inner.empty() ? ".nii.gz" : inner + last;
-  }
-  return last;
-}
-
-// A server id as a local file name: only letters, digits, '-', '_' and '.'.
-std::string safeFileName(const std::string& id) {
-  std::string out;
-  for (char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '_' || (c == '.' && !out.empty());
-    out += ok ? c : '_';
-  }
-  return out.empty() ? std::string("image") : out;
-}
-
-// The server's path is of use only when this machine sees the same file (a shared disk).
-bool readableHere(const std::string& path) {
-  if (path.empty()) {
-    return false;
-  }
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    return false;
-  }
-  return std::ifstream(path, std::ios::binary).good();
-}
 
 }  // namespace
 
@@ -209,32 +170,8 @@ bool AnnotatorLoop::nextSample(const QString& strategy) {
   jobs_->run<Fetched>(
       tr("Next sample (%1) from %2").arg(QString::fromStdString(chosen), serverUrl),
       [backend, chosen, folder, original](core::ProgressSink& progress) {
-        core::SubProgress ask(progress, 0, 0.1);
-        const auto next = backend->nextSample(chosen, ask);
-        Fetched f;
-        if (!next) {
-          return f;  // every image has a final label
-        }
-        f.id = next->id;
-        const std::string suffix = formatSuffix(next->path);
-        if (readableHere(next->path)) {
-          f.image = next->path;
-        } else {
-          core::SubProgress download(progress, 0.1, original ? 0.8 : 1.0);
-          download.report(0, "downloading the image");
-          f.image = folder + "/" + safeFileName(f.id) + suffix;
-          backend->fetchImage(f.id, f.image, download);
-          f.downloaded = true;
-        }
-        if (original) {
-          core::SubProgress label(progress, 0.8, 1.0);
-          label.report(0, "downloading the original label");
-          const std::string path = folder + "/" + safeFileName(f.id) + ".original" + suffix;
-          if (backend->fetchLabel(f.id, "original", path, label)) {
-            f.original = path;
-          }
-        }
-        return f;
+        const auto next = annotation::fetchNextSample(*backend, chosen, folder, original, progress);
+        return next ? Fetched{next->id, next->image, next->original, next->downloaded} : Fetched{};
       },
       [this, serverUrl](Fetched fetched) {
         if (fetched.id.empty()) {
@@ -327,11 +264,7 @@ bool AnnotatorLoop::submit(bool thenTrain, const QString& trainer) {
   return window_->editing()->jobs()->run<bool>(
       tr("Submitting the label of %1 to %2").arg(sampleId_, serverName()),
       [backend, source, schema, id, where](core::ProgressSink& progress) {
-        core::SubProgress match(progress, 0, 0.3);
-        const auto labels = annotation::labelsForServer(*source, schema, where, match);
-        core::SubProgress send(progress, 0.3, 1.0);
-        send.report(0, "sending");
-        backend->submitLabel(id, *labels, "final", send);
+        annotation::submitFinalLabel(*backend, *source, schema, id, where, progress);
         return true;
       },
       [this, source, thenTrain, trainer, id](bool) {
@@ -366,14 +299,11 @@ bool AnnotatorLoop::startTraining(const QString& trainer) {
   // The snapshots of the folders uploaded to this server: the run records which data it was
   // given beside the snapshot the server computes of its own datastore.
   const QStringList snapshots = window_->upload()->controller()->sentSnapshots(serverUrl);
-  nlohmann::json config = nlohmann::json::object();
-  if (snapshots.size() == 1) {
-    config["dataset_snapshot"] = snapshots.front().toStdString();
-  } else if (!snapshots.isEmpty()) {
-    for (const QString& id : snapshots) {
-      config["dataset_snapshot"].push_back(id.toStdString());
-    }
+  std::vector<std::string> ids;
+  for (const QString& id : snapshots) {
+    ids.push_back(id.toStdString());
   }
+  const nlohmann::json config = annotation::trainingRequest(ids);
   jobs_->run<core::ai::TrainStatus>(
       tr("Starting training of %1 on %2").arg(chosen, serverUrl),
       [backend, model = chosen.toStdString(), config](core::ProgressSink& progress) {
