@@ -1,8 +1,7 @@
 #pragma once
-// The steps both report docks (mammography, measurement) take the same way on the report they
-// show: undo, redo, sign (nothing is undone across the signature) and addendum, each stamped with
-// the reader (the login name) and the time (UTC, ISO 8601) and handed to `record` (the dock's
-// audit) when it changed something. The dock refreshes itself afterwards.
+// The report docks' steps (core/report/ReportSteps.h: undo, redo, sign, addendum) stamped with the
+// reader (the login name) and the clock (UTC, ISO 8601), and the dialogs that ask for a name or
+// an addendum's text. The dock refreshes itself afterwards.
 #include <QByteArray>
 #include <QDateTime>
 #include <QInputDialog>
@@ -14,14 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "core/Error.h"
-#include "core/report/AuditEntry.h"
-#include "core/report/ReportHistory.h"
-#include "core/report/ReportSignOff.h"
+#include "core/report/ReportSteps.h"
 
 namespace delineate::app::report_steps {
 
-using Record = std::function<void(const std::vector<core::report::AuditEntry>&)>;
+using Record = core::report::Record;
 
 inline std::string now() {
   return QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
@@ -36,58 +32,33 @@ inline QString user() {
 template <class Report>
 bool undo(std::optional<Report>& report, core::report::ReportHistory<Report>& history,
           const Record& record) {
-  if (!report || !history.canUndo(*report)) {
-    return false;
-  }
-  record(history.undo(*report, user().toStdString(), now()));
-  return true;
+  return core::report::undoStep(report, history, user().toStdString(), now(), record);
 }
 
 template <class Report>
 bool redo(std::optional<Report>& report, core::report::ReportHistory<Report>& history,
           const Record& record) {
-  if (!report || !history.canRedo(*report)) {
-    return false;
-  }
-  record(history.redo(*report, user().toStdString(), now()));
-  return true;
+  return core::report::redoStep(report, history, user().toStdString(), now(), record);
 }
 
 // Empty when signed; else what is missing, or why it cannot be signed.
 template <class Report>
 QStringList sign(std::optional<Report>& report, core::report::ReportHistory<Report>& history,
                  const QString& name, const Record& record) {
-  if (!report) {
-    return {QStringLiteral("there is no report")};
+  QStringList out;
+  for (const std::string& m :
+       core::report::signStep(report, history, name.toStdString(), now(), record)) {
+    out << QString::fromStdString(m);
   }
-  try {
-    record({report->sign(name.toStdString(), now())});
-  } catch (const core::report::MissingFieldsError& e) {
-    QStringList missing;
-    for (const auto& m : e.missing()) {
-      missing << QString::fromStdString(m);
-    }
-    return missing;
-  } catch (const core::Error& e) {
-    return {QString::fromUtf8(e.what())};
-  }
-  history.clear();  // nothing is undone across a signature
-  return {};
+  return out;
 }
 
 // "" when added, else why not (no report: "there is no report").
 template <class Report>
 QString addAddendum(std::optional<Report>& report, const QString& text, const QString& name,
                     const Record& record) {
-  if (!report) {
-    return QStringLiteral("there is no report");
-  }
-  try {
-    record({report->addAddendum(text.toStdString(), name.toStdString(), now())});
-  } catch (const core::Error& e) {
-    return QString::fromUtf8(e.what());
-  }
-  return {};
+  return QString::fromStdString(
+      core::report::addendumStep(report, text.toStdString(), name.toStdString(), now(), record));
 }
 
 // The Sign button: asks the reader's name, signs with `sign` and shows what is still missing
