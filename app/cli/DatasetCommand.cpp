@@ -214,6 +214,9 @@ int runDataset(const Args& args) {
         continue;
       }
       if (!p.recordFile.empty()) {
+        if (!p.reader.empty()) {
+          std::printf("  reader %s\n", p.reader.c_str());
+        }
         std::printf("  AI: %s, model %s; accepted %s, saved %s\n", p.backend.c_str(),
                     p.model.c_str(), p.acceptedAt.c_str(), p.savedAt.c_str());
         std::printf("  corrected with %d clicks and %d strokes in %.0f s of editing\n", p.clicks,

@@ -21,6 +21,7 @@ json LabelProvenance::toJson() const {
   }
   json out = {{"label_file", labelFile},
               {"record_file", recordFile},
+              {"reader", reader},
               {"backend", backend},
               {"model", model},
               {"accepted_at", acceptedAt},
@@ -48,6 +49,7 @@ LabelProvenance LabelProvenance::fromJson(const json& j) {
   }
   p.labelFile = j.value("label_file", "");
   p.recordFile = j.value("record_file", "");
+  p.reader = j.value("reader", "");
   p.backend = j.value("backend", "");
   p.model = j.value("model", "");
   p.acceptedAt = j.value("accepted_at", "");
@@ -130,6 +132,7 @@ std::vector<LabelProvenance> provenanceOf(
       p.recordFile = record;
       try {
         const CorrectionRecord r = correctionRecordFromJson(text(*found->second), record);
+        p.reader = r.reader;
         p.backend = r.backend;
         p.model = r.model;
         p.acceptedAt = r.acceptedAt;

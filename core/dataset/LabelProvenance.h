@@ -21,6 +21,7 @@ struct SnapshotFile;
 struct LabelProvenance {
   std::string labelFile;   // the label map's path in the dataset
   std::string recordFile;  // its correction record's path
+  std::string reader;      // who edited the map (the correction record's reader)
   std::string backend, model, acceptedAt, savedAt;
   int clicks = 0;
   int strokes = 0;

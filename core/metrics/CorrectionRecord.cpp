@@ -23,6 +23,9 @@ std::string utcTimestamp(std::chrono::system_clock::time_point time) {
 std::string correctionSummary(const CorrectionRecord& record) {
   std::string out;
   const auto add = [&out](const std::string& part) { out += (out.empty() ? "" : "; ") + part; };
+  if (!record.reader.empty()) {
+    add("reader " + record.reader);
+  }
   if (!record.backend.empty()) {
     add("AI: " + record.backend + (record.model.empty() ? "" : ", model " + record.model));
   }

@@ -42,6 +42,7 @@ struct CorrectionLabel {
 struct CorrectionRecord {
   std::string labelMap;              // the saved label map file
   std::string image;                 // the image it annotates
+  std::string reader;                // who edited it (AI server sign-in, else the login name)
   std::string backend;               // the AI backend that proposed it
   std::string model;                 // the backend's model
   std::string acceptedAt;            // when the proposal was accepted, ISO 8601 UTC (utcTimestamp)
@@ -54,8 +55,8 @@ struct CorrectionRecord {
   bool operator==(const CorrectionRecord&) const = default;
 };
 
-// How the map was made, in one line: "AI: <backend>, model <model>; 3 clicks; tools: brush 4,
-// eraser 1" (parts without content left out; empty for an empty record).
+// How the map was made, in one line: "reader Dr A; AI: <backend>, model <model>; 3 clicks;
+// tools: brush 4, eraser 1" (parts without content left out; empty for an empty record).
 std::string correctionSummary(const CorrectionRecord& record);
 
 // "2024-05-01T12:34:56Z".

@@ -94,14 +94,20 @@ std::string correctionRecordJson(const CorrectionRecord& r) {
   for (const auto& [tool, uses] : r.tools) {
     tools[tool] = uses;
   }
-  const Json out{
-      {"format", kFormat},           {"version", kVersion},
-      {"label_map", r.labelMap},     {"image", r.image},
-      {"backend", r.backend},        {"model", r.model},
-      {"accepted_at", r.acceptedAt}, {"saved_at", r.savedAt},
-      {"clicks", r.clicks},          {"strokes", r.strokes},
-      {"tools", std::move(tools)},   {"active_editing_seconds", jsonNumber(r.activeEditingSeconds)},
-      {"labels", std::move(labels)}};
+  const Json out{{"format", kFormat},
+                 {"version", kVersion},
+                 {"label_map", r.labelMap},
+                 {"image", r.image},
+                 {"reader", r.reader},
+                 {"backend", r.backend},
+                 {"model", r.model},
+                 {"accepted_at", r.acceptedAt},
+                 {"saved_at", r.savedAt},
+                 {"clicks", r.clicks},
+                 {"strokes", r.strokes},
+                 {"tools", std::move(tools)},
+                 {"active_editing_seconds", jsonNumber(r.activeEditingSeconds)},
+                 {"labels", std::move(labels)}};
   return out.dump(2) + "\n";
 }
 
@@ -128,6 +134,7 @@ CorrectionRecord correctionRecordFromJson(const std::string& text, const std::st
     }
     r.labelMap = doc.value("label_map", "");
     r.image = doc.value("image", "");
+    r.reader = doc.value("reader", "");
     r.backend = doc.value("backend", "");
     r.model = doc.value("model", "");
     r.acceptedAt = doc.value("accepted_at", "");

@@ -117,7 +117,11 @@ TEST_F(AiGuiTest, AnUnreachableServerIsReportedAndTheEngineStillWorks) {
 TEST_F(AiGuiTest, SavingACorrectedProposalWritesItsCorrectionRecord) {
   clickBead();
   const std::size_t proposed = proposalVoxels();
+  // The built-in engine has no sign-in: the login name is the reader.
+  const QByteArray oldUser = qgetenv("USER");
+  qputenv("USER", "annotator-7");
   ASSERT_TRUE(ai()->accept());
+  oldUser.isNull() ? qunsetenv("USER") : qputenv("USER", oldUser);
   const auto map = session()->activeMap();
   ASSERT_TRUE(editing()->corrections()->recording(*map));
   // Corrections: paint beyond the bead on the patient's left, erase a bit of its right side,
@@ -147,6 +151,7 @@ TEST_F(AiGuiTest, SavingACorrectedProposalWritesItsCorrectionRecord) {
   EXPECT_EQ(record.tools.at("Undo"), 1);
   EXPECT_EQ(record.tools.at("Redo"), 1);
   EXPECT_FALSE(record.backend.empty());
+  EXPECT_EQ(record.reader, "annotator-7");
   EXPECT_FALSE(record.acceptedAt.empty());
   EXPECT_FALSE(record.savedAt.empty());
   EXPECT_EQ(record.image, "ct.nii.gz");

@@ -27,6 +27,7 @@ CorrectionRecord sampleRecord() {
   CorrectionRecord r;
   r.labelMap = "/data/case 1/brain_seg.nii.gz";
   r.image = "/data/case 1/t1.nii.gz";
+  r.reader = "ann ótä";
   r.backend = "MONAI Label";
   r.model = "deepedit \"v2\"";
   r.acceptedAt = utcTimestamp(std::chrono::system_clock::from_time_t(1714566896));
@@ -279,12 +280,14 @@ TEST(CorrectionRecord, SummaryNamesTheAiTheClicksAndTheTools) {
   EXPECT_EQ(correctionSummary(r), "");
   r.backend = "MONAI Label at http://gpu:8000";
   r.model = "deepedit";
+  r.reader = "ann";
   r.clicks = 1;
   r.tools = {{"tool.brush", 4}, {"tool.eraser", 1}};
   EXPECT_EQ(correctionSummary(r),
-            "AI: MONAI Label at http://gpu:8000, model deepedit; 1 click; tools: tool.brush 4, "
-            "tool.eraser 1");
+            "reader ann; AI: MONAI Label at http://gpu:8000, model deepedit; 1 click; tools: "
+            "tool.brush 4, tool.eraser 1");
   r.backend.clear();
+  r.reader.clear();
   r.clicks = 0;
   EXPECT_EQ(correctionSummary(r), "tools: tool.brush 4, tool.eraser 1");
 }

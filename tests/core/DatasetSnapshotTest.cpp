@@ -275,6 +275,7 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
   r.labelMap = "case1.nii.gz";
   r.backend = "MONAI Label at http://gpu-box:8000";
   r.model = "deepedit_v2";
+  r.reader = "annotator7";
   r.acceptedAt = "2026-11-28T05:00:00Z";
   r.savedAt = "2026-11-28T05:04:00Z";
   r.clicks = 3;
@@ -294,6 +295,7 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
   ASSERT_EQ(s.provenance.size(), 2u);
   EXPECT_EQ(s.provenance[0].labelFile, "labelsTr/case1.nii.gz");
   EXPECT_EQ(s.provenance[0].model, "deepedit_v2");
+  EXPECT_EQ(s.provenance[0].reader, "annotator7");
   EXPECT_EQ(s.provenance[0].clicks, 3);
   ASSERT_EQ(s.provenance[0].segmentDice.size(), 1u);
   EXPECT_DOUBLE_EQ(s.provenance[0].segmentDice[0].second, 0.875);
@@ -311,6 +313,7 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
   EXPECT_NE(out.find("AI: MONAI Label at http://gpu-box:8000, model deepedit_v2"),
             std::string::npos)
       << out;
+  EXPECT_NE(out.find("  reader annotator7\n"), std::string::npos) << out;
   EXPECT_NE(out.find("corrected with 3 clicks and 7 strokes in 95 s of editing"), std::string::npos)
       << out;
   EXPECT_NE(out.find("liver: Dice proposal -> final 0.875"), std::string::npos) << out;

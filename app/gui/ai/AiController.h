@@ -60,6 +60,8 @@ class AiController : public QObject {
     std::vector<std::pair<std::uint16_t, core::ProposalSnapshot>> labels;  // map label, proposal
     QString backend;
     QString model;
+    // Who accepted it: the name signed in to the AI server, else the login name.
+    QString reader;
     int clicks = 0;
   };
 

@@ -78,6 +78,7 @@ void CorrectionRecorder::onAccepted(const AiController::Accepted& accepted) {
   }
   state.record.backend = accepted.backend.toStdString();
   state.record.model = accepted.model.toStdString();
+  state.record.reader = accepted.reader.toStdString();
   state.record.clicks += accepted.clicks;
   // A label accepted again is compared with its latest proposal.
   for (const auto& [label, snapshot] : accepted.labels) {
