@@ -176,19 +176,45 @@ TEST_F(AiGuiTest, SavingACorrectedProposalWritesItsCorrectionRecord) {
   EXPECT_EQ(removed, l.removedVoxels);
 }
 
-TEST_F(AiGuiTest, AMapWithoutAcceptedProposalsGetsNoCorrectionRecord) {
+TEST_F(AiGuiTest, AMapDrawnByHandIsRecordedUnderTheReaderOfPreferences) {
+  QSettings().setValue(QStringLiteral("preferences/readerName"), QStringLiteral("Dr Hand"));
   window_->action("tool.brush")->trigger();
   session()->ensureLabelMap();
   stroke(view(0), {{0, 0, 0}, {5, 0, 0}});
   ASSERT_TRUE(waitSettled());
+  bool written = false;
+  QObject::connect(editing()->corrections(), &app::CorrectionRecorder::written,
+                   [&written] { written = true; });
+  const std::filesystem::path file = dir_ / "manual.nii.gz";
+  ASSERT_TRUE(editing()->files()->saveTo(QString::fromStdString(file.string())));
+  ASSERT_TRUE(test::waitUntil([&] { return written; }, 60000));
+  QSettings().remove(QStringLiteral("preferences/readerName"));
+  const core::CorrectionRecord record = core::readCorrectionRecord(dir_ / "manual.correction.json");
+  EXPECT_EQ(record.reader, "Dr Hand");
+  EXPECT_EQ(record.tools.at("Paint"), 1);
+  EXPECT_EQ(record.strokes, 1);
+  EXPECT_TRUE(record.backend.empty()) << "no AI made it";
+  EXPECT_TRUE(record.acceptedAt.empty());
+  EXPECT_TRUE(record.labels.empty()) << "no proposal to measure";
+  EXPECT_EQ(core::correctionSummary(record).rfind("reader Dr Hand", 0), 0u)
+      << core::correctionSummary(record);
+
+  // A map read from a file was made before: editing it here writes no record of its own.
+  ASSERT_TRUE(waitSettled());
+  editing()->files()->openLabelMap(QString::fromStdString(file.string()));
+  ASSERT_TRUE(test::waitUntil([&] { return session()->document().labelMaps().size() == 2; }));
+  ASSERT_TRUE(waitSettled());
+  window_->action("tool.brush")->trigger();
+  stroke(view(0), {{0, 10, 0}, {5, 10, 0}});
+  ASSERT_TRUE(waitSettled());
+  EXPECT_FALSE(editing()->corrections()->recording(*session()->activeMap()));
   bool saved = false;
   QObject::connect(editing()->files(), &app::LabelFileController::saved,
                    [&saved] { saved = true; });
-  const std::filesystem::path file = dir_ / "manual.nii.gz";
-  ASSERT_TRUE(editing()->files()->saveTo(QString::fromStdString(file.string())));
+  ASSERT_TRUE(editing()->files()->saveTo(QString::fromStdString((dir_ / "again.nii.gz").string())));
   ASSERT_TRUE(test::waitUntil([&] { return saved; }, 60000));
   ASSERT_TRUE(waitSettled());
-  EXPECT_FALSE(std::filesystem::exists(dir_ / "manual.correction.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "again.correction.json"));
 }
 
 TEST_F(AiGuiTest, TheAcceptedProposalIsComparedWithTheCorrectedMap) {

@@ -106,6 +106,29 @@ TEST_F(PreferencesTest, TheUndoBudgetIsKeptAppliedAndReadByTheNextWindow) {
   EXPECT_EQ(app::Preferences::load().undoSteps, 200);
 }
 
+TEST_F(PreferencesTest, TheReaderNameIsKeptAndNamesTheReaderUnlessASignInDoes) {
+  ForgetPreferences forget;
+  const QByteArray oldUser = qgetenv("USER");
+  qputenv("USER", "login-9");
+  EXPECT_EQ(app::readerName(), QStringLiteral("login-9")) << "nothing set: the login name";
+  window_->action(QStringLiteral("edit.preferences"))->trigger();
+  app::PreferencesDialog* d = editing()->preferencesDialog();
+  EXPECT_TRUE(d->readerNameEdit()->text().isEmpty());
+  EXPECT_EQ(d->readerNameEdit()->placeholderText(), QStringLiteral("login-9"));
+  d->readerNameEdit()->setText(QStringLiteral("  Dr Pref "));
+  ok(d);
+  EXPECT_EQ(app::Preferences::load().readerName, QStringLiteral("Dr Pref"));
+  EXPECT_EQ(app::readerName(), QStringLiteral("Dr Pref"));
+  EXPECT_EQ(app::readerName(QStringLiteral("jdoe")), QStringLiteral("jdoe"))
+      << "the AI server's sign-in names the reader there";
+  window_->action(QStringLiteral("edit.preferences"))->trigger();
+  EXPECT_EQ(d->readerNameEdit()->text(), QStringLiteral("Dr Pref")) << "shown when reopened";
+  d->readerNameEdit()->clear();
+  ok(d);
+  EXPECT_EQ(app::readerName(), QStringLiteral("login-9"));
+  oldUser.isNull() ? qunsetenv("USER") : qputenv("USER", oldUser);
+}
+
 TEST_F(PreferencesTest, DarkAndLightThemesTurnTheWindowAndAreKept) {
   ForgetPreferences forget;
   QWidget* panel = window_.get();

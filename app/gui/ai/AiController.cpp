@@ -17,6 +17,7 @@
 #include "app/gui/editing/EditJobs.h"
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/editing/ToolController.h"
+#include "app/gui/preferences/Preferences.h"
 #include "app/gui/shell/JobRunner.h"
 #include "app/plugins/PluginHost.h"
 #include "core/Error.h"
@@ -435,12 +436,9 @@ bool AiController::accept() {
   record.map = map.get();
   record.backend = current_ >= 0 ? backends_[std::size_t(current_)].name : QString();
   record.model = model_;
-  if (current_ >= 0 && !backends_[std::size_t(current_)].url.isEmpty()) {
-    record.reader = signIn_->user(backends_[std::size_t(current_)].url);
-  }
-  if (record.reader.isEmpty()) {
-    record.reader = QString::fromLocal8Bit(qgetenv("USER"));
-  }
+  record.reader = readerName(current_ >= 0 && !backends_[std::size_t(current_)].url.isEmpty()
+                                 ? signIn_->user(backends_[std::size_t(current_)].url)
+                                 : QString());
   record.clicks = static_cast<int>(interaction_.clicksOf(interaction_.target()).size());
   // A refinement also takes away what the segment had and the proposal has not, anywhere.
   const std::optional<std::uint16_t> refined = proposalRefines_;

@@ -6,6 +6,7 @@
 
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/editing/LabelFileController.h"
+#include "app/gui/preferences/Preferences.h"
 #include "app/gui/shell/JobRunner.h"
 #include "core/edit/Command.h"
 #include "core/metrics/CorrectionMeasurement.h"
@@ -20,7 +21,7 @@ constexpr int kRecorderRetryMs = 30;
 
 CorrectionRecorder::CorrectionRecorder(EditSession* session, AiController* ai,
                                        LabelFileController* files, QObject* parent)
-    : QObject(parent), session_(session), jobs_(new JobRunner(this)) {
+    : QObject(parent), session_(session), files_(files), jobs_(new JobRunner(this)) {
   connect(ai, &AiController::accepted, this, &CorrectionRecorder::onAccepted);
   connect(files, &LabelFileController::saved, this,
           [this](const QString& path, const core::LabelMap* map) {
@@ -63,19 +64,11 @@ std::optional<core::CorrectionRecord> CorrectionRecorder::pending(const core::La
 }
 
 void CorrectionRecorder::onAccepted(const AiController::Accepted& accepted) {
-  auto [it, fresh] = states_.try_emplace(accepted.map);
-  State& state = it->second;
-  if (fresh) {
+  State& state = states_[accepted.map];
+  if (state.record.acceptedAt.empty()) {
     state.record.acceptedAt = core::utcTimestamp(std::chrono::system_clock::now());
   }
-  state.record.labelMap = accepted.map->name();
-  // The image by its series UID (DICOM) or its file name: what a dataset pairs records by.
-  if (const core::VolumePtr& image = session_->image()) {
-    const core::VolumeInfo& info = image->info();
-    state.record.image = !info.seriesInstanceUid.empty()
-                             ? info.seriesInstanceUid
-                             : std::filesystem::path(info.sourcePath).filename().string();
-  }
+  describe(*accepted.map, state.record);
   state.record.backend = accepted.backend.toStdString();
   state.record.model = accepted.model.toStdString();
   state.record.reader = accepted.reader.toStdString();
@@ -93,10 +86,46 @@ void CorrectionRecorder::onAccepted(const AiController::Accepted& accepted) {
   state.time.event(std::chrono::steady_clock::now());
 }
 
+void CorrectionRecorder::describe(const core::LabelMap& map, core::CorrectionRecord& record) const {
+  record.labelMap = map.name();
+  // The image by its series UID (DICOM) or its file name: what a dataset pairs records by.
+  if (const core::VolumePtr& image = session_->image()) {
+    const core::VolumeInfo& info = image->info();
+    record.image = !info.seriesInstanceUid.empty()
+                       ? info.seriesInstanceUid
+                       : std::filesystem::path(info.sourcePath).filename().string();
+  }
+}
+
+bool CorrectionRecorder::startByHand(const core::Command& command) {
+  const core::LabelMap* target = command.labelMap();
+  if (target == nullptr) {
+    return false;
+  }
+  // A map read from a file was made before this session, maybe by someone else: its record (if
+  // any) stays the one beside its file.
+  for (const auto& map : session_->document().labelMaps()) {
+    if (map.get() == target) {
+      if (!files_->pathOf(*map).isEmpty()) {
+        return false;
+      }
+      State& state = states_[target];
+      describe(*map, state.record);
+      state.record.reader = readerName().toStdString();
+      return true;
+    }
+  }
+  return false;
+}
+
 void CorrectionRecorder::onCommand(const core::Command& command, core::UndoEvent event) {
-  const auto it = states_.find(command.labelMap());
+  auto it = states_.find(command.labelMap());
   if (it == states_.end()) {
-    return;
+    if (event != core::UndoEvent::Pushed || command.text() == "Accept AI proposal" ||
+        !startByHand(command)) {
+      return;
+    }
+    it = states_.find(command.labelMap());
   }
   State& state = it->second;
   state.time.event(std::chrono::steady_clock::now());
@@ -129,7 +158,7 @@ void CorrectionRecorder::dropGoneMaps() {
 void CorrectionRecorder::write(const core::LabelMap& map, const std::filesystem::path& path) {
   const auto it = states_.find(&map);
   if (it == states_.end()) {
-    Q_EMIT failed(tr("No AI proposal was accepted into %1: there is no correction record.")
+    Q_EMIT failed(tr("%1 was neither drawn nor corrected here: there is no correction record.")
                       .arg(QString::fromStdString(map.name())));
     return;
   }

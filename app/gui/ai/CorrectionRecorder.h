@@ -5,7 +5,10 @@
 // undo and redo, and the active editing time. When the map is saved, a job measures each
 // accepted label's proposal against the saved map (Dice, HD95, voxels added and removed per
 // slice) and writes the record beside the file (brain_seg.nii.gz -> brain_seg.correction.json).
-// Also exportable to any path. Maps without an accepted proposal get no record.
+// Also exportable to any path. A map drawn here by hand (never read from or saved to a file
+// before its first edit) gets a record too, from its first edit: the reader (Preferences), its
+// strokes, tools and editing time, without proposals to measure. Maps read from a file and
+// edited without an accepted proposal get none (their record is the one beside their file).
 #include <QObject>
 #include <QString>
 #include <filesystem>
@@ -37,7 +40,7 @@ class CorrectionRecorder : public QObject {
                      QObject* parent = nullptr);
   ~CorrectionRecorder() override;
 
-  // True once a proposal was accepted into `map`.
+  // True once a proposal was accepted into `map`, or it was drawn by hand here.
   bool recording(const core::LabelMap& map) const;
   // The record so far, without the measurements (they need a job).
   std::optional<core::CorrectionRecord> pending(const core::LabelMap& map) const;
@@ -63,9 +66,13 @@ class CorrectionRecorder : public QObject {
   };
   void onAccepted(const AiController::Accepted& accepted);
   void onCommand(const core::Command& command, core::UndoEvent event);
+  // A record for the map of `command`, drawn by hand; false when it is not one to record.
+  bool startByHand(const core::Command& command);
+  void describe(const core::LabelMap& map, core::CorrectionRecord& record) const;
   void dropGoneMaps();
 
   EditSession* session_;
+  LabelFileController* files_;
   JobRunner* jobs_;
   int commandObserver_ = 0;
   std::map<const core::LabelMap*, State> states_;

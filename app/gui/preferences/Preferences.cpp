@@ -25,6 +25,7 @@ Preferences Preferences::load() {
   p.theme = themeModeFromString(s.value(QStringLiteral("preferences/theme")).toString());
   p.volumeQuality = viewers::volumeQualityFromString(
       s.value(QStringLiteral("preferences/volumeQuality")).toString());
+  p.readerName = s.value(QStringLiteral("preferences/readerName")).toString().trimmed();
   return p;
 }
 
@@ -35,6 +36,19 @@ void Preferences::save() const {
   s.setValue(QStringLiteral("preferences/autosaveMinutes"), autosaveMinutes);
   s.setValue(QStringLiteral("preferences/theme"), toString(theme));
   s.setValue(QStringLiteral("preferences/volumeQuality"), viewers::toString(volumeQuality));
+  s.setValue(QStringLiteral("preferences/readerName"), readerName.trimmed());
+}
+
+QString readerName(const QString& signedIn) {
+  if (!signedIn.trimmed().isEmpty()) {
+    return signedIn.trimmed();
+  }
+  const QString chosen = Preferences::load().readerName;
+  if (!chosen.isEmpty()) {
+    return chosen;
+  }
+  const QString login = QString::fromLocal8Bit(qgetenv("USER")).trimmed();
+  return login.isEmpty() ? QStringLiteral("reader") : login;
 }
 
 }  // namespace delineate::app

@@ -2,6 +2,8 @@
 // The workstation-wide settings of Edit > Preferences, kept in the user's settings (QSettings,
 // "preferences/..."). Values out of range fall back to their defaults. The AI servers and the
 // DICOM nodes are lists kept by their own owners (AiController, DicomNodeList).
+#include <QString>
+
 #include "app/gui/shell/ThemeController.h"
 #include "viewers/VolumeQuality.h"
 
@@ -19,10 +21,17 @@ struct Preferences {
   int autosaveMinutes = 0;
   ThemeMode theme = ThemeMode::FollowDesktop;
   viewers::VolumeQuality volumeQuality = viewers::VolumeQuality::Balanced;
+  // The name label maps are recorded under (correction records, readers, server label tags)
+  // when no AI server sign-in names the user; empty: the login name.
+  QString readerName;
 
   static Preferences load();
   void save() const;
   bool operator==(const Preferences&) const = default;
 };
+
+// Who is reading: `signedIn` (the AI server's sign-in) when given, else the Preferences reader
+// name, else the login name ($USER); never empty ("reader" when even $USER is unset).
+QString readerName(const QString& signedIn = {});
 
 }  // namespace delineate::app

@@ -4,6 +4,7 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -73,6 +74,14 @@ QWidget* PreferencesDialog::generalPage() {
                        "last saved) while it has unsaved changes. Every edit is also journaled "
                        "on disk, so a crash loses nothing either way."),
                     page));
+  readerName_ = new QLineEdit(page);
+  readerName_->setObjectName(QStringLiteral("readerName"));
+  readerName_->setPlaceholderText(QString::fromLocal8Bit(qgetenv("USER")));
+  form->addRow(tr("Your name as a reader"), readerName_);
+  form->addRow(note(tr("Kept with every label map you make (its correction record, the readers "
+                       "view, your label on an AI server). Signed in to an AI server, the name "
+                       "you signed in with is used there instead; left empty, your login name."),
+                    page));
   return page;
 }
 
@@ -132,6 +141,7 @@ void PreferencesDialog::setPreferences(const Preferences& p) {
   autosave_->setValue(p.autosaveMinutes);
   theme_->setCurrentIndex(theme_->findData(toString(p.theme)));
   quality_->setCurrentIndex(quality_->findData(viewers::toString(p.volumeQuality)));
+  readerName_->setText(p.readerName);
 }
 
 Preferences PreferencesDialog::preferences() const {
@@ -141,6 +151,7 @@ Preferences PreferencesDialog::preferences() const {
   p.autosaveMinutes = autosave_->value();
   p.theme = themeModeFromString(theme_->currentData().toString());
   p.volumeQuality = viewers::volumeQualityFromString(quality_->currentData().toString());
+  p.readerName = readerName_->text().trimmed();
   return p;
 }
 

@@ -1,14 +1,15 @@
 #pragma once
 // Edit > Preferences… (Ctrl+,): the settings a user changes for the whole workstation, in pages:
-// General (light/dark theme, autosave), Editing (the undo budget), AI servers (the list the AI
-// panel chooses from, with de-identification per server), DICOM nodes (the PACS to send to) and
-// 3D rendering (quality). The values of General, Editing and 3D rendering are kept and applied
-// on OK or Apply; the lists change at once, as in the AI panel.
+// General (light/dark theme, autosave, the reader name), Editing (the undo budget), AI servers (the
+// list the AI panel chooses from, with de-identification per server), DICOM nodes (the PACS to send
+// to) and 3D rendering (quality). The values of General, Editing and 3D rendering are kept and
+// applied on OK or Apply; the lists change at once, as in the AI panel.
 #include <QDialog>
 
 #include "app/gui/preferences/Preferences.h"
 
 class QComboBox;
+class QLineEdit;
 class QSpinBox;
 class QTabWidget;
 
@@ -39,6 +40,7 @@ class PreferencesDialog : public QDialog {
   QSpinBox* autosaveBox() const { return autosave_; }
   QComboBox* themeBox() const { return theme_; }
   QComboBox* qualityBox() const { return quality_; }
+  QLineEdit* readerNameEdit() const { return readerName_; }
   AiServersPage* serversPage() const { return servers_; }
 
  Q_SIGNALS:
@@ -57,6 +59,7 @@ class PreferencesDialog : public QDialog {
   QSpinBox* autosave_ = nullptr;
   QComboBox* theme_ = nullptr;
   QComboBox* quality_ = nullptr;
+  QLineEdit* readerName_ = nullptr;
   AiServersPage* servers_ = nullptr;
 };
 
