@@ -126,7 +126,26 @@ json FileDatastore::stats() {
 
 json FileDatastore::all() {
   std::lock_guard lock(mutex_);
-  return meta_;
+  // MONAI Label's shape: each file's extension apart from its info (which keeps "name" and "ts").
+  auto described = [](const json& stored, const std::string& id) {
+    const std::string name = stored.value("name", id);
+    const std::string stem = stemOf(name);
+    return json{{"ext", name.size() > stem.size() ? name.substr(stem.size()) : std::string()},
+                {"info", stored}};
+  };
+  json objects = json::object();
+  for (const auto& [id, e] : meta_["images"].items()) {
+    json labels = json::object();
+    for (const auto& [tag, l] : e["labels"].items()) {
+      labels[tag] = described(l, id);
+    }
+    objects[id] = {{"image", described(e["image"], id)}, {"labels", labels}};
+  }
+  return {{"name", "delineate-server"},
+          {"description", "images and labels under " + root_.string()},
+          {"images_dir", "images"},
+          {"labels_dir", "labels"},
+          {"objects", objects}};
 }
 
 json FileDatastore::trainingPairs() {

@@ -22,7 +22,9 @@ class FileDatastore {
   const std::filesystem::path& root() const { return root_; }
   // {"total", "completed", "label_tags": {tag: count}}: MONAI Label's output=stats.
   nlohmann::json stats();
-  // The whole metadata (output=all).
+  // Every image and label with its info, as MONAI Label's output=all gives them: {"name",
+  // "description", "images_dir", "labels_dir", "objects": {id: {"image": {"ext", "info"},
+  // "labels": {tag: {"ext", "info"}}}}}.
   nlohmann::json all();
   // Image/label path pairs with a "final" label (output=train; what training reads).
   nlohmann::json trainingPairs();

@@ -48,6 +48,9 @@ std::optional<nlohmann::json> AiBackend::labelInfo(const std::string&, const std
                                                    ProgressSink&) {
   unsupported(*this, "reading the datastore");
 }
+nlohmann::json AiBackend::datastoreObjects(ProgressSink&) {
+  unsupported(*this, "listing the datastore");
+}
 std::optional<NextSample> AiBackend::nextSample(const std::string&, ProgressSink&) {
   unsupported(*this, "active learning");
 }

@@ -145,6 +145,9 @@ class AiBackend {
   virtual std::optional<nlohmann::json> imageInfo(const std::string& id, ProgressSink& progress);
   virtual std::optional<nlohmann::json> labelInfo(const std::string& imageId,
                                                   const std::string& tag, ProgressSink& progress);
+  // Every image the datastore holds with its labels by tag and their info: the `objects` of GET
+  // /datastore/?output=all, {id: {"image": {"ext", "info"}, "labels": {tag: {"ext", "info"}}}}.
+  virtual nlohmann::json datastoreObjects(ProgressSink& progress);
   virtual std::optional<NextSample> nextSample(const std::string& strategy, ProgressSink& progress);
   // Downloads a datastore image (GET /datastore/image?image=ID) into the file `path`, written
   // whole or not at all, for a client that cannot read the server's disk. fetchLabel does the

@@ -430,6 +430,23 @@ std::optional<json> MonaiLabelBackend::labelInfo(const std::string& imageId, con
       "the info of the '" + tag + "' label of '" + imageId + "'", progress);
 }
 
+json MonaiLabelBackend::datastoreObjects(core::ProgressSink& progress) {
+  const net::HttpResponse r =
+      call("GET", "datastore/?output=all", {}, {}, config_.infoTimeout, progress);
+  if (!r.ok()) {
+    fail(r, "listing the datastore (GET /datastore/?output=all)");
+  }
+  const json answer = ai::parseServerJson(r.body, "the datastore listing", config_.url);
+  if (!answer.is_object() || !answer.contains("objects")) {
+    return json::object();
+  }
+  if (!answer["objects"].is_object()) {
+    throw core::Error(core::ErrorKind::InvalidInput, config_.url,
+                      "the datastore listing's \"objects\" is not an object");
+  }
+  return answer["objects"];
+}
+
 std::optional<ai::NextSample> MonaiLabelBackend::nextSample(const std::string& strategy,
                                                             core::ProgressSink& progress) {
   const net::HttpResponse r =

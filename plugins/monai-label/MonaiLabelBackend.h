@@ -73,6 +73,8 @@ class MonaiLabelBackend : public core::ai::AiBackend {
                                           core::ProgressSink& progress) override;
   std::optional<nlohmann::json> labelInfo(const std::string& imageId, const std::string& tag,
                                           core::ProgressSink& progress) override;
+  // An answer without `objects` (an empty datastore of an older server) is an empty listing.
+  nlohmann::json datastoreObjects(core::ProgressSink& progress) override;
   std::optional<core::ai::NextSample> nextSample(const std::string& strategy,
                                                  core::ProgressSink& progress) override;
   void fetchImage(const std::string& id, const std::string& path,

@@ -212,7 +212,7 @@ TEST_F(AnnotatorLoopTest, NextSampleSubmitAndTheNextImageAfterIt) {
   const core::VolumePtr stored = core::readVolumeFile(*file, quiet);
   EXPECT_EQ(countValue(*stored, 2), painted) << "the server's value of Lateral ventricles";
   EXPECT_EQ(countValue(*stored, 1), 0u);
-  const json info = server.app().datastore().all()["images"]["case_a"]["labels"]["final"];
+  const json info = server.app().datastore().all()["objects"]["case_a"]["labels"]["final"]["info"];
   ASSERT_TRUE(info.contains("label_info")) << info.dump();
   ASSERT_EQ(info["label_info"].size(), 1u) << info.dump();
   EXPECT_EQ(info["label_info"][0]["name"], "Lateral ventricles");
@@ -223,6 +223,67 @@ TEST_F(AnnotatorLoopTest, NextSampleSubmitAndTheNextImageAfterIt) {
   nextSample();
   EXPECT_EQ(loop()->sampleId(), QStringLiteral("case_b")) << "case_a has its final label";
   EXPECT_EQ(countLabel(), 0u) << "a new image starts without labels";
+}
+
+TEST_F(AnnotatorLoopTest, EachReaderSubmitsTheirReadingAndTheNextOpensThemAll) {
+  test::ForgetServers forget;
+  QSettings().setValue(QStringLiteral("preferences/readerName"), QStringLiteral("Dr A"));
+  const std::filesystem::path store = makeDatastore();
+  LoopServer server(store, kTrainCommand);
+  connectTo(server);
+  nextSample();
+  EXPECT_EQ(panel()->submitReadingButton()->text(), QStringLiteral("Submit as Dr A's reading"));
+  paintSegment(QStringLiteral("Lateral ventricles"));
+  const std::size_t paintedA = countLabel();
+  int submitted = 0;
+  QObject::connect(loop(), &app::AnnotatorLoop::submitted, [&submitted] { ++submitted; });
+  panel()->submitReadingButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return submitted == 1; }, 60000))
+      << panel()->messageLabel()->text().toStdString();
+  EXPECT_TRUE(panel()->messageLabel()->text().contains(QStringLiteral("reader-dr_a")))
+      << panel()->messageLabel()->text().toStdString();
+  EXPECT_FALSE(session()->hasUnsavedChanges()) << "the server holds the reading";
+
+  // A second reader at the same workstation, reading more of it.
+  QSettings().setValue(QStringLiteral("preferences/readerName"), QStringLiteral("Dr B"));
+  ASSERT_TRUE(waitIdle());
+  stroke(view(0), {{0, 8, 0}, {6, 8, 0}});
+  ASSERT_TRUE(waitSettled());
+  const std::size_t paintedB = countLabel();
+  ASSERT_GT(paintedB, paintedA);
+  panel()->submitReadingButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return submitted == 2; }, 60000))
+      << panel()->messageLabel()->text().toStdString();
+  QSettings().remove(QStringLiteral("preferences/readerName"));
+  EXPECT_FALSE(server.app().datastore().labelFile("case_a", "final").has_value())
+      << "readings leave the final label to the adjudicator";
+  EXPECT_TRUE(server.app().datastore().labelFile("case_a", "reader-dr_a").has_value());
+  EXPECT_TRUE(server.app().datastore().labelFile("case_a", "reader-dr_b").has_value());
+
+  // The adjudicator's Next sample: the same image, still without a final label, with both
+  // readings as label maps named after their readers.
+  ASSERT_TRUE(waitIdle());
+  panel()->readersBox()->setChecked(true);
+  nextSample();
+  EXPECT_EQ(loop()->sampleId(), QStringLiteral("case_a"));
+  ASSERT_TRUE(test::waitUntil([&] { return session()->document().labelMaps().size() == 2; }, 60000))
+      << panel()->messageLabel()->text().toStdString();
+  ASSERT_TRUE(waitSettled());
+  std::map<std::string, std::size_t> voxels;
+  for (const auto& map : session()->document().labelMaps()) {
+    const core::Segment* s = map->segment(2);
+    ASSERT_NE(s, nullptr) << map->name();
+    EXPECT_EQ(s->name, "Lateral ventricles") << "the server's name for value 2";
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < map->voxelCount(); ++i) {
+      n += map->data()[i] == 2 ? 1 : 0;
+    }
+    voxels[map->name()] = n;
+  }
+  EXPECT_EQ(voxels["Dr A"], paintedA);
+  EXPECT_EQ(voxels["Dr B"], paintedB);
+  EXPECT_TRUE(panel()->messageLabel()->text().contains(QStringLiteral("Dr A, Dr B")))
+      << panel()->messageLabel()->text().toStdString();
 }
 
 TEST_F(AnnotatorLoopTest, ASegmentTheServerDoesNotKnowIsRefusedBeforeAnythingIsSent) {
@@ -478,7 +539,8 @@ TEST_F(AnnotatorLoopAskingTest, NextSampleOverUnsavedWorkAsksBeforeAskingTheServ
   ASSERT_TRUE(waitIdle());
   EXPECT_EQ(shownPath(), image);
   EXPECT_EQ(labelVoxels(), before);
-  EXPECT_FALSE(server.app().datastore().all()["images"]["case_a"]["image"].contains("strategy"))
+  EXPECT_FALSE(
+      server.app().datastore().all()["objects"]["case_a"]["image"]["info"].contains("strategy"))
       << "nothing was asked of the server";
 
   asked.clear();

@@ -184,8 +184,10 @@ TEST(DatastoreClient, PuttingTheSameIdAgainReplacesAndLeavesOneEntry) {
   const core::net::HttpResponse all = send("GET", server.url() + "/datastore/?output=all");
   ASSERT_EQ(all.status, 200);
   const json store = json::parse(all.body);
-  ASSERT_EQ(store["images"].size(), 1u) << all.body;
-  EXPECT_EQ(store["images"]["case-1"]["labels"].size(), 1u) << all.body;
+  ASSERT_EQ(store["objects"].size(), 1u) << all.body;
+  EXPECT_EQ(store["objects"]["case-1"]["labels"].size(), 1u) << all.body;
+  EXPECT_EQ(store["objects"]["case-1"]["image"]["ext"], ".nii.gz") << "MONAI Label's shape";
+  EXPECT_EQ(store["objects"]["case-1"]["labels"]["final"]["info"].value("attempt", -1), 2);
   const auto info = client.info(progress);
   EXPECT_EQ(info.datastore->total, 1);
   EXPECT_EQ(info.datastore->completed, 1);

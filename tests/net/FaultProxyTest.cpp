@@ -155,7 +155,7 @@ TEST(FaultProxy, AnAnswerCutOnItsWayIsAnErrorButTheUploadWasStored) {
   EXPECT_EQ(proxy.counts()[ProxyFault::ResetResponse], 3);
   EXPECT_EQ(proxy.counts().requests, 3);  // each upload reached the server once
   EXPECT_EQ(storedImages(server.url()), 3);
-  EXPECT_TRUE(datastore(server.url(), "all")["images"].contains("lost2"));
+  EXPECT_TRUE(datastore(server.url(), "all")["objects"].contains("lost2"));
 }
 
 TEST(FaultProxy, LatencyDelaysTheAnswerByAtLeastTheMinimum) {

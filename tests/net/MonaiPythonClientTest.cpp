@@ -201,7 +201,7 @@ TEST(MonaiPythonClient, ItsWholeAnnotationLoopIsServed) {
   // datastore(): the image is listed, as stored.
   a = rawExchange(url, pyRequest(url, "GET", "/datastore/?output=all"));
   ASSERT_EQ(a.status, 200) << a.body;
-  EXPECT_TRUE(jsonOf(a)["images"].contains("case1")) << a.body;
+  EXPECT_TRUE(jsonOf(a)["objects"].contains("case1")) << a.body;
 
   // next_sample("random", {}): the unlabelled image, although every client id was null.
   a = rawExchange(url,

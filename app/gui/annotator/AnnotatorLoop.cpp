@@ -2,15 +2,19 @@
 
 #include <QFileInfo>
 #include <QTimer>
+#include <chrono>
 
 #include "annotation/ai/AnnotatorSteps.h"
+#include "annotation/ai/ReaderLabels.h"
 #include "annotation/ai/ServerLabelSchema.h"
 #include "app/gui/MainWindow.h"
 #include "app/gui/ai/AiController.h"
+#include "app/gui/ai/ServerSignIn.h"
 #include "app/gui/editing/EditJobs.h"
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/editing/EditingFeature.h"
 #include "app/gui/editing/LabelFileController.h"
+#include "app/gui/preferences/Preferences.h"
 #include "app/gui/shell/JobRunner.h"
 #include "app/gui/upload/UploadController.h"
 #include "app/gui/upload/UploadFeature.h"
@@ -166,12 +170,27 @@ bool AnnotatorLoop::nextSample(const QString& strategy) {
   const std::string chosen = strategy.isEmpty() ? std::string("random") : strategy.toStdString();
   const std::string folder = downloads_.path().toStdString();
   const bool original = loadOriginal_;
+  const bool readers = loadReaders_;
   const QString serverUrl = serverName();
   jobs_->run<Fetched>(
       tr("Next sample (%1) from %2").arg(QString::fromStdString(chosen), serverUrl),
-      [backend, chosen, folder, original](core::ProgressSink& progress) {
-        const auto next = annotation::fetchNextSample(*backend, chosen, folder, original, progress);
-        return next ? Fetched{next->id, next->image, next->original, next->downloaded} : Fetched{};
+      [backend, chosen, folder, original, readers](core::ProgressSink& progress) {
+        core::SubProgress sample(progress, 0, readers ? 0.6 : 1.0);
+        const auto next = annotation::fetchNextSample(*backend, chosen, folder, original, sample);
+        if (!next) {
+          return Fetched{};
+        }
+        Fetched out{next->id, next->image, next->original, next->downloaded, {}};
+        if (readers) {
+          core::SubProgress part(progress, 0.6, 1.0);
+          const std::string into =
+              folder + "/" + annotation::safeFileName(next->id) + ".readers." +
+              std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+          for (const auto& r : annotation::fetchReaderLabels(*backend, next->id, into, part)) {
+            out.readers.emplace_back(r.reader, r.path);
+          }
+        }
+        return out;
       },
       [this, serverUrl](Fetched fetched) {
         if (fetched.id.empty()) {
@@ -226,18 +245,47 @@ void AnnotatorLoop::imageShown() {
   }
   sampleId_ = QString::fromStdString(fetched.id);
   sampleServer_ = pendingServer_;
+  QStringList labels, readers;
   if (!fetched.original.empty()) {
-    window_->editing()->files()->openLabelMap(QString::fromStdString(fetched.original),
-                                              LabelFileController::OnGridMismatch::Resample);
+    labels << QString::fromStdString(fetched.original);
   }
-  Q_EMIT message(fetched.downloaded
+  for (const auto& [reader, path] : fetched.readers) {
+    readers << QString::fromStdString(reader);
+    labels << QString::fromStdString(path);
+  }
+  window_->editing()->files()->openLabelMaps(labels);
+  QString text = fetched.downloaded
                      ? tr("Image %1 downloaded from %2.").arg(sampleId_, sampleServer_)
-                     : tr("Image %1 read from the server's datastore.").arg(sampleId_));
+                     : tr("Image %1 read from the server's datastore.").arg(sampleId_);
+  if (loadReaders_ || !readers.isEmpty()) {
+    if (readers.isEmpty()) {
+      text += QLatin1Char(' ') + tr("No reader's label of it on the server.");
+    } else if (readers.size() == 1) {
+      text += QLatin1Char(' ') + tr("One reader's label opened: %1.").arg(readers.front());
+    } else {
+      text += QLatin1Char(' ') + tr("%1 readers' labels opened: %2.")
+                                     .arg(readers.size())
+                                     .arg(readers.join(QStringLiteral(", ")));
+    }
+  }
+  Q_EMIT message(text);
   Q_EMIT sampleShown(sampleId_);
   Q_EMIT changed();
 }
 
+QString AnnotatorLoop::readerName() const {
+  return app::readerName(window_->editing()->ai()->serverSignIn()->user(serverName()));
+}
+
 bool AnnotatorLoop::submit(bool thenTrain, const QString& trainer) {
+  return submitAs(false, thenTrain, trainer);
+}
+
+bool AnnotatorLoop::submitReading() {
+  return submitAs(true, false, {});
+}
+
+bool AnnotatorLoop::submitAs(bool asReader, bool thenTrain, const QString& trainer) {
   const auto backend = server();
   const core::ai::ServerInfo* info = serverInfo();
   if (!backend || info == nullptr) {
@@ -261,16 +309,29 @@ bool AnnotatorLoop::submit(bool thenTrain, const QString& trainer) {
   const std::string id = sampleId_.toStdString();
   const std::string where = serverName().toStdString();
   std::shared_ptr<const core::LabelMap> source = map;
+  const QString reader = asReader ? readerName() : QString();
   return window_->editing()->jobs()->run<bool>(
-      tr("Submitting the label of %1 to %2").arg(sampleId_, serverName()),
-      [backend, source, schema, id, where](core::ProgressSink& progress) {
-        annotation::submitFinalLabel(*backend, *source, schema, id, where, progress);
+      asReader ? tr("Submitting %1's reading of %2 to %3").arg(reader, sampleId_, serverName())
+               : tr("Submitting the label of %1 to %2").arg(sampleId_, serverName()),
+      [backend, source, schema, id, where,
+       reader = reader.toStdString()](core::ProgressSink& progress) {
+        if (reader.empty()) {
+          annotation::submitFinalLabel(*backend, *source, schema, id, where, progress);
+        } else {
+          annotation::submitReaderLabel(*backend, *source, schema, id, reader, where, progress);
+        }
         return true;
       },
-      [this, source, thenTrain, trainer, id](bool) {
+      [this, source, thenTrain, trainer, id, reader](bool) {
         window_->editing()->session()->markSaved(*source);
         const QString sent = QString::fromStdString(id);
-        Q_EMIT message(tr("Submitted as the final label of %1.").arg(sent));
+        Q_EMIT message(reader.isEmpty()
+                           ? tr("Submitted as the final label of %1.").arg(sent)
+                           : tr("Submitted as %1's reading of %2 (label tag %3); the final label "
+                                "is unchanged.")
+                                 .arg(reader, sent,
+                                      QString::fromStdString(
+                                          annotation::readerLabelTag(reader.toStdString()))));
         Q_EMIT submitted(sent);
         Q_EMIT changed();
         if (thenTrain) {

@@ -2,8 +2,10 @@
 // The annotator loop against an AI server (MONAI Label, delineate-server): Next sample asks the
 // server's active learning for an image without a final label and shows it — read where the
 // server keeps it when this machine can read that path, else downloaded — optionally with the
-// server's `original` label; Submit sends the active label map as the image's `final` label, its
-// segments matched by name to the server's label schema (ServerLabelSchema), and may start
+// server's `original` label and every reader's label (annotation/ai/ReaderLabels), each opened as
+// its own label map named after its reader; Submit sends the active label map as the image's
+// `final` label (the adjudicated one), Submit my reading as the reader's own label beside it, its
+// segments matched by name to the server's label schema (ServerLabelSchema); Submit may start
 // training; training is started, stopped and followed (GET /train/ and /info/ train_stats) every
 // few seconds while someone looks (the dock is visible) and a run is going.
 //
@@ -50,6 +52,11 @@ class AnnotatorLoop : public QObject {
 
   bool loadOriginal() const { return loadOriginal_; }
   void setLoadOriginal(bool on) { loadOriginal_ = on; }
+  // Next sample also opens every reader's label of the image the server holds.
+  bool loadReaders() const { return loadReaders_; }
+  void setLoadReaders(bool on) { loadReaders_ = on; }
+  // Who submits a reading to the server now: its sign-in name, else Preferences, else the login.
+  QString readerName() const;
 
   // Next sample by `strategy` ("first", "random", ...). Unsaved label maps: asks first (the
   // window's Discard / Cancel); false when the user kept them or nothing can start.
@@ -57,6 +64,9 @@ class AnnotatorLoop : public QObject {
   // Submits the active label map as the sample's `final` label (an EditJobs job: the map is busy
   // meanwhile); `thenTrain`: starts training with `trainer` once stored.
   bool submit(bool thenTrain, const QString& trainer = {});
+  // Submits the active label map as the reader's own label of the sample (tag "reader-<name>"),
+  // leaving the final label alone.
+  bool submitReading();
   bool startTraining(const QString& trainer = {});
   bool stopTraining();
   // Asks for the training status and train_stats once.
@@ -87,7 +97,9 @@ class AnnotatorLoop : public QObject {
     std::string image;     // a local file
     std::string original;  // the `original` label's local file; empty: none
     bool downloaded = false;
+    std::vector<std::pair<std::string, std::string>> readers;  // reader, local file
   };
+  bool submitAs(bool asReader, bool thenTrain, const QString& trainer);
   // What the user's Discard answer was about: each label map's voxel version and segment table.
   struct MapState {
     const core::LabelMap* map;
@@ -110,6 +122,7 @@ class AnnotatorLoop : public QObject {
   QTimer* poll_;
   QTemporaryDir downloads_;
   bool loadOriginal_ = false;
+  bool loadReaders_ = false;
   bool watching_ = false;
   std::vector<MapState> asked_;  // the label maps when the user answered "Discard"
   QString sampleId_;

@@ -52,6 +52,12 @@ AnnotatorLoopDock::AnnotatorLoopDock(AnnotatorLoop* loop, QWidget* parent)
   original_->setToolTip(
       tr("Also open the label the server stored under the tag 'original' "
          "(e.g. a model's pre-segmentation), when it has one"));
+  readers_ = new QCheckBox(tr("Load the readers' labels"), sampleBox);
+  readers_->setObjectName(QStringLiteral("loadReaders"));
+  readers_->setToolTip(
+      tr("Also open every reader's label of the image the server holds (tags 'reader-…'), each "
+         "as its own label map named after its reader: compare and adjudicate them in Analysis > "
+         "Readers and adjudication, then submit the result as the final label"));
   next_ = new QPushButton(tr("Next sample"), sampleBox);
   sample_ = new QLabel(sampleBox);
   sample_->setObjectName(QStringLiteral("sampleLabel"));
@@ -59,6 +65,7 @@ AnnotatorLoopDock::AnnotatorLoopDock(AnnotatorLoop* loop, QWidget* parent)
   auto* sampleForm = new QFormLayout(sampleBox);
   sampleForm->addRow(tr("Strategy"), strategy_);
   sampleForm->addRow(original_);
+  sampleForm->addRow(readers_);
   sampleForm->addRow(next_);
   sampleForm->addRow(tr("Image"), sample_);
 
@@ -66,9 +73,15 @@ AnnotatorLoopDock::AnnotatorLoopDock(AnnotatorLoop* loop, QWidget* parent)
   submit_ = new QPushButton(tr("Submit label"), submitBox);
   submit_->setToolTip(tr("Store the active label map on the server as the image's final label"));
   trainAfterSubmit_ = new QCheckBox(tr("Start training after submitting"), submitBox);
+  submitReading_ = new QPushButton(submitBox);
+  submitReading_->setObjectName(QStringLiteral("submitReading"));
+  submitReading_->setToolTip(
+      tr("Store the active label map on the server as your own reading of the image, beside the "
+         "other readers' (the final label is left as it is)"));
   auto* submitLayout = new QVBoxLayout(submitBox);
   submitLayout->addWidget(submit_);
   submitLayout->addWidget(trainAfterSubmit_);
+  submitLayout->addWidget(submitReading_);
 
   auto* trainBox = new QGroupBox(tr("Training"), this);
   trainer_ = new QComboBox(trainBox);
@@ -104,6 +117,8 @@ AnnotatorLoopDock::AnnotatorLoopDock(AnnotatorLoop* loop, QWidget* parent)
   connect(next_, &QPushButton::clicked, this,
           [this] { loop_->nextSample(strategy_->currentText()); });
   connect(original_, &QCheckBox::toggled, this, [this](bool on) { loop_->setLoadOriginal(on); });
+  connect(readers_, &QCheckBox::toggled, this, [this](bool on) { loop_->setLoadReaders(on); });
+  connect(submitReading_, &QPushButton::clicked, loop_, &AnnotatorLoop::submitReading);
   connect(submit_, &QPushButton::clicked, this,
           [this] { loop_->submit(trainAfterSubmit_->isChecked(), trainer_->currentText()); });
   connect(startTraining_, &QPushButton::clicked, this,
@@ -134,6 +149,8 @@ void AnnotatorLoopDock::update() {
   const bool running = loop_->trainStatus() && loop_->trainStatus()->running;
   next_->setEnabled(server && strategy_->count() > 0 && !busy);
   submit_->setEnabled(server && !loop_->sampleId().isEmpty() && !busy);
+  submitReading_->setEnabled(submit_->isEnabled());
+  submitReading_->setText(tr("Submit as %1's reading").arg(loop_->readerName()));
   trainAfterSubmit_->setEnabled(trainer_->count() > 0);
   startTraining_->setEnabled(server && trainer_->count() > 0 && !loop_->jobs()->busy() && !running);
   stopTraining_->setEnabled(server && running && !loop_->jobs()->busy());

@@ -1,9 +1,10 @@
 #pragma once
 // The annotator loop's panel: the server and its active-learning strategy, Next sample (and
-// whether to load the server's `original` label), the sample's id, Submit label with "Start
-// training after submitting", the trainer with Start / Stop training, the training status (state,
-// epoch n/N, best metric) and its plot, the last message, and the running job's progress with
-// Cancel.
+// whether to load the server's `original` label and the readers' labels), the sample's id, Submit
+// label (the final one) with "Start training after submitting", Submit my reading (the reader's
+// own label, named in the button), the trainer with Start / Stop training, the training status
+// (state, epoch n/N, best metric) and its plot, the last message, and the running job's progress
+// with Cancel.
 #include <QWidget>
 
 class QCheckBox;
@@ -29,6 +30,8 @@ class AnnotatorLoopDock : public QWidget {
   QPushButton* submitButton() const { return submit_; }
   QCheckBox* trainAfterSubmitBox() const { return trainAfterSubmit_; }
   QCheckBox* originalBox() const { return original_; }
+  QCheckBox* readersBox() const { return readers_; }
+  QPushButton* submitReadingButton() const { return submitReading_; }
   QPushButton* startTrainingButton() const { return startTraining_; }
   QPushButton* stopTrainingButton() const { return stopTraining_; }
   QLabel* serverLabel() const { return server_; }
@@ -48,10 +51,12 @@ class AnnotatorLoopDock : public QWidget {
   QLabel* server_;
   QComboBox* strategy_;
   QCheckBox* original_;
+  QCheckBox* readers_;
   QPushButton* next_;
   QLabel* sample_;
   QPushButton* submit_;
   QCheckBox* trainAfterSubmit_;
+  QPushButton* submitReading_;
   QComboBox* trainer_;
   QPushButton* startTraining_;
   QPushButton* stopTraining_;

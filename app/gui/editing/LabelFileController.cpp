@@ -10,6 +10,7 @@
 #include "app/gui/CommandRegistry.h"
 #include "app/gui/editing/EditJobs.h"
 #include "app/gui/editing/EditSession.h"
+#include "core/Error.h"
 #include "core/io/DicomSegReader.h"
 #include "core/io/DicomSegWriter.h"
 #include "core/io/LabelMapFileIO.h"
@@ -162,6 +163,68 @@ void LabelFileController::openLabelMap(const QString& path, OnGridMismatch onMis
       },
       [this, path](const QString& error) {
         const QString message = tr("Cannot open the label map %1:\n%2").arg(path, error);
+        showError_(message);
+        Q_EMIT openFailed(message);
+      });
+}
+
+void LabelFileController::openLabelMaps(const QStringList& paths) {
+  if (paths.isEmpty()) {
+    return;
+  }
+  if (!session_->image()) {
+    showError_(
+        tr("Open an image before its label maps (%1)").arg(paths.join(QStringLiteral(", "))));
+    return;
+  }
+  struct Opened {
+    std::vector<std::pair<std::shared_ptr<core::LabelMap>, QString>> maps;  // path empty: resampled
+    QStringList errors;
+  };
+  std::vector<std::string> files;
+  for (const QString& p : paths) {
+    files.push_back(p.toStdString());
+  }
+  const core::ImageGeometry target = session_->image()->geometry();
+  jobs_->run<Opened>(
+      tr("Opening %n label map(s)", nullptr, int(paths.size())),
+      [files, target](core::ProgressSink& progress) {
+        Opened out;
+        for (std::size_t n = 0; n < files.size(); ++n) {
+          core::SubProgress part(progress, double(n) / double(files.size()),
+                                 double(n + 1) / double(files.size()));
+          part.throwIfCancelled();
+          const QString path = QString::fromStdString(files[n]);
+          try {
+            auto map =
+                std::make_shared<core::LabelMap>(core::readLabelMapFiles(files[n], nullptr, part));
+            if (!map->geometry().differenceFrom(target).empty()) {
+              map = std::make_shared<core::LabelMap>(core::resampleNearest(*map, target));
+              out.maps.emplace_back(std::move(map), QString());
+            } else {
+              out.maps.emplace_back(std::move(map), path);
+            }
+          } catch (const core::CancelledError&) {
+            throw;
+          } catch (const std::exception& e) {
+            out.errors << tr("%1: %2").arg(path, QString::fromUtf8(e.what()));
+          }
+        }
+        return out;
+      },
+      [this](Opened opened) {
+        for (auto& [map, path] : opened.maps) {
+          install(std::move(map), path);
+        }
+        if (!opened.errors.isEmpty()) {
+          const QString message =
+              tr("Cannot open these label maps:\n%1").arg(opened.errors.join(QLatin1Char('\n')));
+          showError_(message);
+          Q_EMIT openFailed(message);
+        }
+      },
+      [this](const QString& error) {
+        const QString message = tr("Cannot open the label maps:\n%1").arg(error);
         showError_(message);
         Q_EMIT openFailed(message);
       });

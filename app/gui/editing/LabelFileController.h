@@ -6,6 +6,7 @@
 // Reading and writing run as EditJobs jobs.
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <functional>
 #include <map>
 
@@ -30,6 +31,9 @@ class LabelFileController : public QObject {
                       QObject* parent = nullptr);
 
   void openLabelMap(const QString& path, OnGridMismatch onMismatch = OnGridMismatch::Ask);
+  // Several files in one job (a server's labels of one image), each on another grid resampled
+  // onto the image's; those that cannot be read are named in one message, the others open.
+  void openLabelMaps(const QStringList& paths);
   // Saves the active map where it was opened or last saved; asks for a name otherwise.
   bool save();
   bool saveAs();
