@@ -217,13 +217,23 @@ int runDataset(const Args& args) {
         if (!p.reader.empty()) {
           std::printf("  reader %s\n", p.reader.c_str());
         }
-        std::printf("  AI: %s, model %s; accepted %s, saved %s\n", p.backend.c_str(),
-                    p.model.c_str(), p.acceptedAt.c_str(), p.savedAt.c_str());
+        if (p.backend.empty()) {
+          std::printf("  drawn by hand; saved %s\n", p.savedAt.c_str());
+        } else {
+          std::printf("  AI: %s, model %s%s; accepted %s, saved %s\n", p.backend.c_str(),
+                      p.model.c_str(),
+                      p.modelVersion.empty() ? "" : (" version " + p.modelVersion).c_str(),
+                      p.acceptedAt.c_str(), p.savedAt.c_str());
+        }
         std::printf("  corrected with %d clicks and %d strokes in %.0f s of editing\n", p.clicks,
                     p.strokes, p.activeEditingSeconds);
         for (const auto& [segment, dice] : p.segmentDice) {
           std::printf("  %s: Dice proposal -> final %.3f\n", segment.c_str(), dice);
         }
+      }
+      if (!p.deidentificationFile.empty()) {
+        std::printf("  de-identified: %s (%s)\n", p.deidentification.c_str(),
+                    p.deidentificationFile.c_str());
       }
       if (!p.adjudicationFile.empty()) {
         std::string readers, kept;

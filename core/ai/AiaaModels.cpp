@@ -98,6 +98,7 @@ ServerInfo aiaaInfo(const std::vector<AiaaModel>& models, const std::string& ser
     ModelInfo m;
     m.name = a.name;
     m.description = a.description;
+    m.version = a.version;
     m.type = a.isDextr3d() ? "dextr3d" : a.isDeepgrow() ? "deepgrow" : a.type;
     m.dimension = a.deepgrowDimension.value_or(3);
     for (std::size_t i = 0; i < a.labels.size(); ++i) {

@@ -206,6 +206,7 @@ ServerInfo parseMonaiInfo(std::string_view body, const std::string& server) {
       model.name = name;
       model.type = text(value, "type");
       model.description = text(value, "description");
+      model.version = text(value, "version");
       model.labels = parseMonaiLabels(member(value, "labels"));
       const std::optional<int> dimension = asInt(member(value, "dimension"));
       if (dimension && *dimension >= 1 && *dimension <= 4) {

@@ -41,6 +41,9 @@ struct ModelInfo {
   std::string description;
   std::vector<ModelLabel> labels;  // ordered by value
   int dimension = 3;               // 2: works on one slice at a time
+  // The model's own version when the server gives one (Clara AIAA, nnInteractive, the built-in
+  // engine, MONAI Label apps that put "version" in a model's info); empty otherwise.
+  std::string version;
   std::vector<ModelOption> config;
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 #include "core/dataset/DatasetStore.h"
+#include "core/deid/DeidentificationRecord.h"
 #include "core/metrics/AdjudicationRecord.h"
 #include "core/metrics/CorrectionRecord.h"
 
@@ -24,6 +25,7 @@ json LabelProvenance::toJson() const {
               {"reader", reader},
               {"backend", backend},
               {"model", model},
+              {"model_version", modelVersion},
               {"accepted_at", acceptedAt},
               {"saved_at", savedAt},
               {"clicks", clicks},
@@ -35,6 +37,9 @@ json LabelProvenance::toJson() const {
     out["adjudication"] = {{"file", adjudicationFile},    {"reviewer", reviewer},
                            {"signed_at", signedAt},       {"readers", readers},
                            {"reader_tools", readerTools}, {"region_sources", regionSources}};
+  }
+  if (!deidentificationFile.empty()) {
+    out["deidentification"] = {{"file", deidentificationFile}, {"method", deidentification}};
   }
   if (!problem.empty()) {
     out["problem"] = problem;
@@ -52,12 +57,17 @@ LabelProvenance LabelProvenance::fromJson(const json& j) {
   p.reader = j.value("reader", "");
   p.backend = j.value("backend", "");
   p.model = j.value("model", "");
+  p.modelVersion = j.value("model_version", "");
   p.acceptedAt = j.value("accepted_at", "");
   p.savedAt = j.value("saved_at", "");
   p.clicks = j.value("clicks", 0);
   p.strokes = j.value("strokes", 0);
   p.activeEditingSeconds = j.value("active_editing_s", 0.0);
   p.problem = j.value("problem", "");
+  if (const auto d = j.find("deidentification"); d != j.end() && d->is_object()) {
+    p.deidentificationFile = d->value("file", "");
+    p.deidentification = d->value("method", "");
+  }
   if (j.contains("tools") && j["tools"].is_object()) {
     for (const auto& [tool, uses] : j["tools"].items()) {
       if (uses.is_number_integer()) {
@@ -94,6 +104,34 @@ LabelProvenance LabelProvenance::fromJson(const json& j) {
   }
   return p;
 }
+
+namespace {
+
+// The nearest deidentification.json at or above `labelFile`'s folder, read into `p`.
+void describeDeidentification(const std::string& labelFile,
+                              const std::map<std::string, const SnapshotFile*>& byPath,
+                              const std::function<std::string(const SnapshotFile&)>& text,
+                              LabelProvenance& p) {
+  std::filesystem::path folder = std::filesystem::path(labelFile).parent_path();
+  for (;;) {
+    const std::string candidate = (folder / "deidentification.json").generic_string();
+    if (const auto found = byPath.find(candidate); found != byPath.end()) {
+      p.deidentificationFile = candidate;
+      try {
+        p.deidentification = deid::deidentificationRecordFromJson(text(*found->second), candidate);
+      } catch (const Error& e) {
+        p.problem += (p.problem.empty() ? "" : "; ") + std::string(e.what());
+      }
+      return;
+    }
+    if (folder.empty()) {
+      return;
+    }
+    folder = folder.parent_path();
+  }
+}
+
+}  // namespace
 
 std::vector<LabelProvenance> provenanceOf(
     const std::vector<SnapshotFile>& files,
@@ -135,6 +173,7 @@ std::vector<LabelProvenance> provenanceOf(
         p.reader = r.reader;
         p.backend = r.backend;
         p.model = r.model;
+        p.modelVersion = r.modelVersion;
         p.acceptedAt = r.acceptedAt;
         p.savedAt = r.savedAt;
         p.clicks = r.clicks;
@@ -164,6 +203,7 @@ std::vector<LabelProvenance> provenanceOf(
         p.problem += (p.problem.empty() ? "" : "; ") + std::string(e.what());
       }
     }
+    describeDeidentification(f.path, byPath, text, p);
     out.push_back(std::move(p));
   }
   return out;

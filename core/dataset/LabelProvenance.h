@@ -22,7 +22,7 @@ struct LabelProvenance {
   std::string labelFile;   // the label map's path in the dataset
   std::string recordFile;  // its correction record's path
   std::string reader;      // who edited the map (the correction record's reader)
-  std::string backend, model, acceptedAt, savedAt;
+  std::string backend, model, modelVersion, acceptedAt, savedAt;
   int clicks = 0;
   int strokes = 0;
   std::map<std::string, int> tools;  // tool id -> uses
@@ -33,7 +33,10 @@ struct LabelProvenance {
   std::vector<std::string> readers;
   std::vector<std::string> readerTools;      // how each reader's map was made (may be empty)
   std::map<std::string, int> regionSources;  // "Dr A" / "Dr A, Dr B" / "edited" -> regions
-  std::string problem;                       // why a record could not be read; empty when they were
+  // The de-identification its folder went through: the nearest deidentification.json (written by
+  // `delineate-cli deid` into its output) in the label's folder or one above it in the dataset.
+  std::string deidentificationFile, deidentification;
+  std::string problem;  // why a record could not be read; empty when they were
 
   nlohmann::json toJson() const;
   static LabelProvenance fromJson(const nlohmann::json& j);

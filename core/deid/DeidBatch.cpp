@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/Error.h"
+#include "core/deid/DeidentificationRecord.h"
 #include "core/deid/Deidentifier.h"
 #include "core/deid/NiftiDeidentifier.h"
 #include "core/deid/ReidentificationMap.h"
@@ -308,6 +309,7 @@ DeidSummary deidentifyBatch(const fs::path& input, const fs::path& outDir,
     throw;
   }
   map.save();
+  writeDeidentificationRecord(outDir, options, summary);
   progress.report(1.0, "de-identified");
   return summary;
 }

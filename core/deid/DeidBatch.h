@@ -48,9 +48,10 @@ struct DeidSummary {
 };
 
 // De-identifies every file under `input` (a folder, searched recursively, or one file) into
-// `outDir`, then saves `map`. One bad file does not stop the batch. Reports progress per file
-// and throws CancelledError when cancelled (the map is saved first, output written so far stays).
-// Throws Error naming the path when `input` does not exist or `map` lies inside `outDir`.
+// `outDir`, then saves `map` and leaves the record of the run in `outDir` (deidentification.json,
+// core/deid/DeidentificationRecord.h). One bad file does not stop the batch. Reports progress per
+// file and throws CancelledError when cancelled (the map is saved first, output written so far
+// stays). Throws Error naming the path when `input` does not exist or `map` lies inside `outDir`.
 DeidSummary deidentifyBatch(const std::filesystem::path& input, const std::filesystem::path& outDir,
                             const DeidOptions& options, ReidentificationMap& map,
                             ProgressSink& progress);

@@ -21,7 +21,7 @@ std::string normalized(std::string s) {
   return s;
 }
 
-std::string text(DcmItem& item, const DcmTagKey& tag) {
+std::string elementText(DcmItem& item, const DcmTagKey& tag) {
   OFString value;
   if (item.findAndGetOFStringArray(tag, value).bad()) {
     return {};
@@ -71,7 +71,7 @@ std::optional<std::string> imageReason(const std::string& sopClass, const std::s
 }  // namespace
 
 std::optional<std::string> holdBackReason(DcmItem& dataset) {
-  const std::string sopClass = text(dataset, DCM_SOPClassUID);
+  const std::string sopClass = elementText(dataset, DCM_SOPClassUID);
   if (sopClass == "1.2.840.10008.1.3.10") {
     return "a DICOMDIR indexes the original files by patient name and is not copied";
   }
@@ -85,7 +85,8 @@ std::optional<std::string> holdBackReason(DcmItem& dataset) {
   if (!hasPixels) {
     return std::nullopt;
   }
-  return imageReason(sopClass, text(dataset, DCM_Modality), text(dataset, DCM_BurnedInAnnotation));
+  return imageReason(sopClass, elementText(dataset, DCM_Modality),
+                     elementText(dataset, DCM_BurnedInAnnotation));
 }
 
 std::optional<std::string> holdBackReason(const VolumeInfo& info) {

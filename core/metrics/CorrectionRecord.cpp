@@ -27,7 +27,8 @@ std::string correctionSummary(const CorrectionRecord& record) {
     add("reader " + record.reader);
   }
   if (!record.backend.empty()) {
-    add("AI: " + record.backend + (record.model.empty() ? "" : ", model " + record.model));
+    add("AI: " + record.backend + (record.model.empty() ? "" : ", model " + record.model) +
+        (record.modelVersion.empty() ? "" : " version " + record.modelVersion));
   }
   if (record.clicks > 0) {
     add(std::to_string(record.clicks) + (record.clicks == 1 ? " click" : " clicks"));

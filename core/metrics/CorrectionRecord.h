@@ -45,6 +45,7 @@ struct CorrectionRecord {
   std::string reader;                // who edited it (AI server sign-in, else the login name)
   std::string backend;               // the AI backend that proposed it
   std::string model;                 // the backend's model
+  std::string modelVersion;          // its version, when the server gave one
   std::string acceptedAt;            // when the proposal was accepted, ISO 8601 UTC (utcTimestamp)
   std::string savedAt;               // when the label map was saved, ISO 8601 UTC
   int clicks = 0;                    // interactive clicks (points) after accepting

@@ -101,6 +101,7 @@ std::string correctionRecordJson(const CorrectionRecord& r) {
                  {"reader", r.reader},
                  {"backend", r.backend},
                  {"model", r.model},
+                 {"model_version", r.modelVersion},
                  {"accepted_at", r.acceptedAt},
                  {"saved_at", r.savedAt},
                  {"clicks", r.clicks},
@@ -137,6 +138,7 @@ CorrectionRecord correctionRecordFromJson(const std::string& text, const std::st
     r.reader = doc.value("reader", "");
     r.backend = doc.value("backend", "");
     r.model = doc.value("model", "");
+    r.modelVersion = doc.value("model_version", "");
     r.acceptedAt = doc.value("accepted_at", "");
     r.savedAt = doc.value("saved_at", "");
     r.clicks = doc.value("clicks", 0);

@@ -383,6 +383,7 @@ ai::ServerInfo NnInteractiveBackend::info(core::ProgressSink& progress) {
   model.description = "Promptable 3-D segmentation: points, boxes, scribbles, lassos" +
                       (license.empty() ? std::string() : " (model licence: " + license + ")");
   model.labels = {{"Structure", 1, false}};
+  model.version = info.version;
   info.models = {model};
   info.raw = caps;
   return info;

@@ -287,6 +287,9 @@ TEST_F(DatasetUploadTest, CheckSendPauseAndResume) {
       QStringLiteral("Sent snapshot %1 of ").arg(QString::fromStdString(log[0].id.substr(0, 12)))))
       << dialog()->snapshotLabel()->text().toStdString();
   EXPECT_EQ(uploads()->sentSnapshots(server.url()), QStringList{QString::fromStdString(log[0].id)});
+  EXPECT_EQ(app::UploadController().sentSnapshots(server.url()),
+            QStringList{QString::fromStdString(log[0].id)})
+      << "kept for the next start of the app";
 
   // Clear done empties the view.
   ASSERT_TRUE(queueView()->clearButton()->isEnabled());

@@ -11,6 +11,8 @@
 #include "core/Error.h"
 #include "core/dataset/DatasetStore.h"
 #include "core/dataset/SnapshotDiff.h"
+#include "core/deid/DeidBatch.h"
+#include "core/deid/DeidentificationRecord.h"
 #include "core/io/LabelMapFileIO.h"
 #include "core/jobs/ProgressSink.h"
 #include "core/metrics/AdjudicationRecord.h"
@@ -275,6 +277,7 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
   r.labelMap = "case1.nii.gz";
   r.backend = "MONAI Label at http://gpu-box:8000";
   r.model = "deepedit_v2";
+  r.modelVersion = "0.8.1";
   r.reader = "annotator7";
   r.acceptedAt = "2026-11-28T05:00:00Z";
   r.savedAt = "2026-11-28T05:04:00Z";
@@ -288,6 +291,11 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
   r.labels.push_back(liver);
   writeDatasetFile(data / "labelsTr/case1.correction.json", correctionRecordJson(r));
   writeDatasetFile(data / "labelsTr/case2.correction.json", "{not json");
+  // The dataset came out of `delineate-cli deid` with dates kept.
+  deid::DeidOptions kept;
+  kept.retainLongitudinalModifiedDates = true;
+  writeDatasetFile(data / "deidentification.json",
+                   deid::deidentificationRecord(kept, deid::DeidSummary{}).dump());
   const DatasetStore store(data);
   NullProgress progress;
   const auto taken = store.snapshot("with provenance", progress);
@@ -297,6 +305,10 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
   EXPECT_EQ(s.provenance[0].model, "deepedit_v2");
   EXPECT_EQ(s.provenance[0].reader, "annotator7");
   EXPECT_EQ(s.provenance[0].clicks, 3);
+  EXPECT_EQ(s.provenance[0].modelVersion, "0.8.1");
+  EXPECT_EQ(s.provenance[0].deidentificationFile, "deidentification.json") << "the folder above";
+  EXPECT_NE(s.provenance[0].deidentification.find("Retain Longitudinal"), std::string::npos)
+      << s.provenance[0].deidentification;
   ASSERT_EQ(s.provenance[0].segmentDice.size(), 1u);
   EXPECT_DOUBLE_EQ(s.provenance[0].segmentDice[0].second, 0.875);
   EXPECT_NE(s.provenance[1].problem.find("case2.correction.json"), std::string::npos)
@@ -310,7 +322,11 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
                                         &out),
             0)
       << out;
-  EXPECT_NE(out.find("AI: MONAI Label at http://gpu-box:8000, model deepedit_v2"),
+  EXPECT_NE(out.find("  de-identified: Basic Application Confidentiality Profile; Retain "
+                     "Longitudinal"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("AI: MONAI Label at http://gpu-box:8000, model deepedit_v2 version 0.8.1"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("  reader annotator7\n"), std::string::npos) << out;
@@ -324,6 +340,8 @@ TEST(DatasetCli, ShowGivesEachLabelMapsProvenanceFromItsCorrectionRecord) {
             0);
   const nlohmann::json shown = nlohmann::json::parse(out);
   EXPECT_EQ(shown["provenance"][0]["strokes"], 7);
+  EXPECT_EQ(shown["provenance"][0]["model_version"], "0.8.1");
+  EXPECT_EQ(shown["provenance"][0]["deidentification"]["file"], "deidentification.json");
   EXPECT_EQ(shown["files"].size(), s.files.size());
 }
 

@@ -12,6 +12,7 @@
 #include "TempDir.h"
 #include "core/Error.h"
 #include "core/deid/DeidBatch.h"
+#include "core/deid/DeidentificationRecord.h"
 #include "core/deid/NiftiDeidentifier.h"
 #include "core/deid/ReidentificationMap.h"
 #include "core/io/VolumeFileIO.h"
@@ -187,7 +188,9 @@ TEST(DeidBatch, BadInputsAreReportedByNameAndTheBatchGoesOn) {
   const std::string json = summary.toJson().dump();
   EXPECT_NE(json.find("truncated.dcm"), std::string::npos);
   EXPECT_NE(json.find("notes.txt"), std::string::npos);
-  EXPECT_EQ(allFilesUnder(tmp / "out").size(), 2u);  // nothing half-written left behind
+  // The two images and the run's record: nothing half-written left behind.
+  EXPECT_EQ(allFilesUnder(tmp / "out").size(), 3u);
+  EXPECT_TRUE(fs::exists(tmp / "out" / "deidentification.json"));
 }
 
 TEST(DeidBatch, MapIsOwnerOnlyOutsideTheOutputAndGivesTheSameNamesNextRun) {
@@ -205,7 +208,7 @@ TEST(DeidBatch, MapIsOwnerOnlyOutsideTheOutputAndGivesTheSameNamesNextRun) {
   }
   EXPECT_EQ(modeOf(mapPath), 0600u);
   EXPECT_EQ(modeOf(mapPath.parent_path()), 0700u);
-  EXPECT_TRUE(allFilesUnder(tmp / "out1").size() == 1u);
+  EXPECT_TRUE(allFilesUnder(tmp / "out1").size() == 2u) << "the image and the run's record";
   {
     ::chmod(mapPath.c_str(), 0644);  // widened by someone: tightened on open
     ReidentificationMap map(mapPath);
@@ -275,6 +278,16 @@ TEST(DeidBatch, NiftiIsWrittenWithBlankTextFieldsUnderAPseudonym) {
   for (const auto& f : allFilesUnder(tmp / "out")) {
     EXPECT_EQ(f.filename().string().find("Smith"), std::string::npos) << f;
     const std::string raw = readBytes(f);
+    if (f.filename() == "deidentification.json") {
+      // The run's record: the profile and options, and what was written and held back.
+      const nlohmann::json record = nlohmann::json::parse(raw);
+      EXPECT_EQ(record["written"], 2);
+      EXPECT_EQ(record["failed"], 1);
+      EXPECT_EQ(record["method"], "Basic Application Confidentiality Profile");
+      EXPECT_EQ(delineate::core::deid::deidentificationRecordFromJson(raw, "x"),
+                "Basic Application Confidentiality Profile");
+      continue;
+    }
     EXPECT_EQ(raw.find("Smith"), std::string::npos) << f;  // gzip header names no file
     const std::string bytes = f.extension() == ".gz" ? readGz(f) : raw;
     ASSERT_EQ(bytes.size(), original.size()) << f;

@@ -436,6 +436,16 @@ bool AiController::accept() {
   record.map = map.get();
   record.backend = current_ >= 0 ? backends_[std::size_t(current_)].name : QString();
   record.model = model_;
+  if (current_ >= 0) {
+    if (const auto& info = backends_[std::size_t(current_)].info) {
+      const core::ai::ModelInfo* m = info->findModel(model_.toStdString());
+      record.modelVersion =
+          m && !m->version.empty() ? QString::fromStdString(m->version)
+          : info->version.empty()
+              ? QString()
+              : QString::fromStdString(info->name + " " + info->version).trimmed();
+    }
+  }
   record.reader = readerName(current_ >= 0 && !backends_[std::size_t(current_)].url.isEmpty()
                                  ? signIn_->user(backends_[std::size_t(current_)].url)
                                  : QString());

@@ -60,6 +60,9 @@ class AiController : public QObject {
     std::vector<std::pair<std::uint16_t, core::ProposalSnapshot>> labels;  // map label, proposal
     QString backend;
     QString model;
+    // The model's version as the server gives it, else the server's own version ("MONAI Label
+    // app 0.8.1"); empty when it gives neither.
+    QString modelVersion;
     // Who accepted it: the name signed in to the AI server, else the login name.
     QString reader;
     int clicks = 0;

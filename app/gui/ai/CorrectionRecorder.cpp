@@ -71,6 +71,7 @@ void CorrectionRecorder::onAccepted(const AiController::Accepted& accepted) {
   describe(*accepted.map, state.record);
   state.record.backend = accepted.backend.toStdString();
   state.record.model = accepted.model.toStdString();
+  state.record.modelVersion = accepted.modelVersion.toStdString();
   state.record.reader = accepted.reader.toStdString();
   state.record.clicks += accepted.clicks;
   // A label accepted again is compared with its latest proposal.

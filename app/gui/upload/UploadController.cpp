@@ -1,7 +1,9 @@
 #include "app/gui/upload/UploadController.h"
 
 #include <QRegularExpression>
+#include <QSettings>
 #include <QTimer>
+#include <QUrl>
 #include <algorithm>
 #include <filesystem>
 #include <utility>
@@ -25,6 +27,23 @@ struct RunEnd {
 };
 
 }  // namespace
+
+namespace {
+
+QString sentSnapshotsKey(const QString& url) {
+  return QStringLiteral("upload/sentSnapshots/") +
+         QString::fromLatin1(QUrl::toPercentEncoding(url));
+}
+
+}  // namespace
+
+void UploadController::setSentSnapshots(const QString& url, const QStringList& ids) {
+  QSettings().setValue(sentSnapshotsKey(url), ids);
+}
+
+QStringList UploadController::sentSnapshots(const QString& url) const {
+  return QSettings().value(sentSnapshotsKey(url)).toStringList();
+}
 
 UploadController::UploadController(QObject* parent)
     : QObject(parent),

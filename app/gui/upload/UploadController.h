@@ -65,13 +65,11 @@ class UploadController : public QObject {
   JobRunner* sender() const { return sender_; }
 
   // The dataset snapshots (core/dataset ids) of the folders the upload dialog last sent to the
-  // server at `url`, in this session: a training request to that server names them
-  // (AnnotatorLoop), so that the run records which version of the data it was given.
-  void setSentSnapshots(const QString& url, const QStringList& ids) { sentSnapshots_[url] = ids; }
-  QStringList sentSnapshots(const QString& url) const {
-    const auto it = sentSnapshots_.find(url);
-    return it == sentSnapshots_.end() ? QStringList() : it->second;
-  }
+  // server at `url`: a training request to that server names them (AnnotatorLoop), so that the
+  // run records which version of the data it was given. Kept in the user's settings
+  // ("upload/sentSnapshots"), so a training started after a restart still names them.
+  void setSentSnapshots(const QString& url, const QStringList& ids);
+  QStringList sentSnapshots(const QString& url) const;
 
  Q_SIGNALS:
   void changed();
@@ -90,7 +88,6 @@ class UploadController : public QObject {
   void change(const QString& title, std::function<void(core::upload::UploadQueue&)> operation,
               std::function<void()> after = {});
 
-  std::map<QString, QStringList> sentSnapshots_;
   QString url_;
   QString name_;
   std::shared_ptr<core::ai::AiBackend> backend_;
