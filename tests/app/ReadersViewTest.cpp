@@ -3,7 +3,7 @@
 // votes drawn on the slices, stepping through the disagreement regions with J / Shift+J, and
 // adjudication: the majority-vote start, taking one reader's version of a region as one undo step
 // (named in Edit > Undo, taken back by Undo), and signing, which writes the record beside the
-// saved map.
+// saved map. Side by side, each reader's version in its own tile follows the cursor.
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -26,6 +26,7 @@
 #include "app/gui/readers/ReadersController.h"
 #include "app/gui/readers/ReadersDock.h"
 #include "app/gui/readers/ReadersFeature.h"
+#include "app/gui/readers/ReadersSideBySide.h"
 #include "core/metrics/AdjudicationRecord.h"
 #include "core/metrics/CorrectionRecord.h"
 #include "core/model/Segment.h"
@@ -168,6 +169,71 @@ TEST_F(ReadersViewTest, HeatMapAndVotesOnTheSlices) {
                            blend(QColor(bColour[0], bColour[1], bColour[2]), kBody, kFillAlpha)),
             16)
       << colourAt(view(0), world(74, 55, 17)).name().toStdString();
+}
+
+// A tile's pixel: in its reader's colour (the reader marked it) or grey (white-tinted: only
+// other readers did, or nobody).
+bool inColour(const QColor& c) {
+  return std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) > 40;
+}
+
+TEST_F(ReadersViewTest, SideBySideEachReadersVersionFollowsTheCursor) {
+  ASSERT_TRUE(compareReaders());
+  app::ReadersSideBySide* side = feature_->sideBySide();
+  EXPECT_FALSE(feature_->sideBySideDock()->isVisible());
+  dock_->sideBySideButton()->click();
+  ASSERT_TRUE(waitUntil([&] { return feature_->sideBySideDock()->isVisible(); }));
+  EXPECT_TRUE(window_->action("review.sideBySide")->isChecked());
+  ASSERT_EQ(side->tiles(), 3);
+
+  // On slice 17, in the strip only Dr B marked: B's tile in B's colour, A's and C's not.
+  window_->views()->state()->setCursor(world(74, 55, 17));
+  ASSERT_TRUE(waitSettled());
+  const auto strip = side->pixelOf({74, 55, 17});
+  ASSERT_TRUE(strip.has_value());
+  EXPECT_FALSE(inColour(side->tile(0).pixelColor(*strip)));
+  EXPECT_TRUE(inColour(side->tile(1).pixelColor(*strip)));
+  EXPECT_FALSE(inColour(side->tile(2).pixelColor(*strip)));
+  const QColor b = side->tile(1).pixelColor(*strip);
+  EXPECT_GT(b.blue(), b.red() + 40) << "Dr B's sky blue";
+  // Where all three marked it, each tile has its reader's own colour.
+  const auto square = side->pixelOf({50, 55, 17});
+  ASSERT_TRUE(square.has_value());
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_TRUE(inColour(side->tile(r).pixelColor(*square))) << r;
+  }
+  const QColor a = side->tile(0).pixelColor(*square);
+  EXPECT_GT(a.red(), a.blue() + 60) << "Dr A's orange";
+  // The widget draws the tiles: Dr B's tile shows the strip in its colour there.
+  const QImage drawn = side->grab().toImage();
+  const QRect t = side->tileRect(1);
+  const QImage tileB = side->tile(1);
+  const QPointF at(t.left() + (strip->x() + 0.5) * t.width() / tileB.width(),
+                   t.top() + (strip->y() + 0.5) * t.height() / tileB.height());
+  const qreal dpr = drawn.devicePixelRatio();
+  EXPECT_LE(colourDistance(drawn.pixelColor(QPoint(int(at.x() * dpr), int(at.y() * dpr))),
+                           tileB.pixelColor(*strip)),
+            30);
+
+  // Slice 23, which Dr C left out: C's tile is not coloured there, A's is; J moves the tiles.
+  window_->views()->state()->setCursor(world(50, 55, 23));
+  ASSERT_TRUE(waitSettled());
+  const auto missed = side->pixelOf({50, 55, 23});
+  ASSERT_TRUE(missed.has_value());
+  EXPECT_FALSE(side->pixelOf({50, 55, 17}).has_value()) << "another slice now";
+  EXPECT_TRUE(inColour(side->tile(0).pixelColor(*missed)));
+  EXPECT_FALSE(inColour(side->tile(2).pixelColor(*missed)));
+
+  // Coronal: the slice through j = 55 holds both voxels.
+  auto* plane =
+      feature_->sideBySideDock()->findChild<QComboBox*>(QStringLiteral("sideBySidePlane"));
+  ASSERT_NE(plane, nullptr);
+  plane->setCurrentIndex(1);
+  EXPECT_EQ(side->plane(), app::ReadersSideBySide::Plane::Coronal);
+  EXPECT_TRUE(side->pixelOf({74, 55, 17}).has_value());
+  EXPECT_TRUE(side->pixelOf({50, 55, 23}).has_value());
+  EXPECT_FALSE(side->pixelOf({50, 50, 23}).has_value());
+  keepShot("readers-side-by-side");
 }
 
 TEST_F(ReadersViewTest, StepThroughRegionsAdjudicateUndoAndSign) {

@@ -149,6 +149,10 @@ bool ReadersController::compute(const std::vector<int>& maps, const QString& str
                               : core::correctionRecordPath(path.toStdString()));
   }
   copyRetries_ = 0;
+  std::vector<std::weak_ptr<const core::LabelMap>> live;
+  for (const int m : maps) {
+    live.push_back(all[std::size_t(m)]);
+  }
   Q_EMIT started();
   const std::string name = structure.toStdString();
   jobs_->run<std::shared_ptr<annotation::ReaderReview>>(
@@ -174,8 +178,9 @@ bool ReadersController::compute(const std::vector<int>& maps, const QString& str
         return std::make_shared<annotation::ReaderReview>(
             annotation::ReaderReview::compute(std::move(in), progress));
       },
-      [this](std::shared_ptr<annotation::ReaderReview> review) {
+      [this, live](std::shared_ptr<annotation::ReaderReview> review) {
         review_ = std::move(*review);
+        readerMaps_ = live;
         mapsHidden_ = true;
         showOverlay();
         Q_EMIT computed();
@@ -195,7 +200,16 @@ void ReadersController::clear() {
     session_->display()->setComparison(nullptr, false);
   }
   review_.reset();
+  readerMaps_.clear();
   Q_EMIT regionChanged();
+}
+
+std::vector<std::shared_ptr<const core::LabelMap>> ReadersController::readerMaps() const {
+  std::vector<std::shared_ptr<const core::LabelMap>> out;
+  for (const auto& m : readerMaps_) {
+    out.push_back(m.lock());
+  }
+  return out;
 }
 
 void ReadersController::showOverlay() {

@@ -53,6 +53,8 @@ class ReadersController : public QObject {
   JobRunner* runner() const { return jobs_; }
   bool busy() const;
   const annotation::ReaderReview* review() const { return review_ ? &*review_ : nullptr; }
+  // The session's maps the last comparison read, in its reader order (null: closed since).
+  std::vector<std::shared_ptr<const core::LabelMap>> readerMaps() const;
 
   // Whether the votes map is drawn, and whether the label maps are hidden under it (they are
   // while comparing, and shown once adjudication starts, so that the reviewer sees the map).
@@ -96,6 +98,7 @@ class ReadersController : public QObject {
   viewers::ViewLayout* views_;
   JobRunner* jobs_;
   std::optional<annotation::ReaderReview> review_;
+  std::vector<std::weak_ptr<const core::LabelMap>> readerMaps_;
   std::weak_ptr<core::LabelMap> adjudicated_;
   std::uint16_t adjudicatedLabel_ = 0;
   // Signing waits for the save it started.

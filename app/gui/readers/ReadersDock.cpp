@@ -50,6 +50,12 @@ ReadersDock::ReadersDock(ReadersController* controller, EditSession* session, QW
   mapsHidden_->setChecked(true);
   layout->addWidget(overlay_);
   layout->addWidget(mapsHidden_);
+  sideBySide_ = new QPushButton(tr("Show the readers side by side"));
+  sideBySide_->setObjectName(QStringLiteral("showSideBySide"));
+  sideBySide_->setToolTip(
+      tr("Each reader's version of the structure in its own tile, below the "
+         "views, on the slice through the cursor"));
+  layout->addWidget(sideBySide_);
 
   auto* regions = new QGroupBox(tr("Disagreement regions"));
   auto* regionLayout = new QVBoxLayout(regions);

@@ -33,6 +33,8 @@ class ReadersDock : public QWidget {
   QListWidget* readerList() const { return readers_; }
   QComboBox* structureCombo() const { return structure_; }
   QPushButton* compareButton() const { return compare_; }
+  // Shows the readers side by side below the views (ReadersFeature wires it).
+  QPushButton* sideBySideButton() const { return sideBySide_; }
   AgreementHeatMap* heatMap() const { return heatMap_; }
   QLabel* summaryLabel() const { return summary_; }
   QCheckBox* overlayCheck() const { return overlay_; }
@@ -64,6 +66,7 @@ class ReadersDock : public QWidget {
   AgreementHeatMap* heatMap_;
   QCheckBox* overlay_;
   QCheckBox* mapsHidden_;
+  QPushButton* sideBySide_;
   QLabel* region_;
   QPushButton* previous_;
   QPushButton* next_;
