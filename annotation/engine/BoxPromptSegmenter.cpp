@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "annotation/engine/CoarseGrid.h"
 #include "annotation/engine/FrontCompetition.h"
 #include "annotation/engine/RoiGrid.h"
 #include "annotation/engine/RoiImage.h"
@@ -163,50 +164,6 @@ VoxelBox grownAlongAxis(const std::vector<std::uint8_t>& fg, const RoiGrid& grid
   return next;
 }
 
-// The block size that brings `count` voxels to at most kMaxWorkVoxels.
-std::size_t coarseFactor(std::size_t count) {
-  std::size_t f = 1;
-  while (count / (f * f * f) > kMaxWorkVoxels) {
-    ++f;
-  }
-  return f;
-}
-
-// The region `roi` of the image averaged over blocks of f^3 voxels (those inside the region),
-// as a float image with f times the spacing.
-core::VolumePtr coarseImage(const core::Volume& image, const VoxelBox& roi, std::size_t f) {
-  const Size3 n{roi.hi[0] - roi.lo[0], roi.hi[1] - roi.lo[1], roi.hi[2] - roi.lo[2]};
-  const Size3 nc{(n[0] + f - 1) / f, (n[1] + f - 1) / f, (n[2] + f - 1) / f};
-  const std::vector<float> values = extractValues(image, roi);
-  std::vector<double> sum(nc[0] * nc[1] * nc[2], 0.0);
-  std::vector<std::uint32_t> count(sum.size(), 0);
-  for (std::size_t z = 0, at = 0; z < n[2]; ++z) {
-    for (std::size_t y = 0; y < n[1]; ++y) {
-      for (std::size_t x = 0; x < n[0]; ++x, ++at) {
-        const std::size_t c = x / f + nc[0] * (y / f + nc[1] * (z / f));
-        sum[c] += values[at];
-        ++count[c];
-      }
-    }
-  }
-  core::ImageGeometry g = image.geometry();
-  g.size = nc;
-  for (int a = 0; a < 3; ++a) {
-    g.spacing[a] *= double(f);
-  }
-  auto buffer = std::make_shared<core::VoxelBuffer>(core::ScalarType::Float32, sum.size());
-  float* out = buffer->as<float>();
-  for (std::size_t c = 0; c < sum.size(); ++c) {
-    out[c] = float(sum[c] / double(std::max<std::uint32_t>(1, count[c])));
-  }
-  return std::make_shared<core::Volume>(g, buffer, core::VolumeInfo{});
-}
-
-// A volume voxel in the coarse image of `roi`.
-Size3 coarseVoxel(const Size3& v, const VoxelBox& roi, std::size_t f) {
-  return {(v[0] - roi.lo[0]) / f, (v[1] - roi.lo[1]) / f, (v[2] - roi.lo[2]) / f};
-}
-
 }  // namespace
 
 BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& drawn, int sliceAxis,
@@ -221,7 +178,7 @@ BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& d
   for (int growth = 0;; ++growth) {
     progress.throwIfCancelled();
     std::vector<std::uint8_t> fg =
-        coarseFactor(grid.count()) > 1
+        coarseFactor(grid.count(), kMaxWorkVoxels) > 1
             ? segmentCoarse(image, grid, box, sliceAxis, clicks, progress)
             : segmentIn(image, grid, box, sliceAxis, clicks, progress);
     const VoxelBox next =
@@ -239,7 +196,7 @@ BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& d
 std::vector<std::uint8_t> BoxPromptSegmenter::segmentCoarse(
     const core::Volume& image, const RoiGrid& grid, const VoxelBox& box, int sliceAxis,
     const std::vector<GuidanceClick>& clicks, core::ProgressSink& progress) const {
-  const std::size_t f = coarseFactor(grid.count());
+  const std::size_t f = coarseFactor(grid.count(), kMaxWorkVoxels);
   const core::VolumePtr coarse = coarseImage(image, grid.box, f);
   const RoiGrid coarseGrid{VoxelBox::whole(coarse->geometry().size), coarse->geometry().spacing};
   VoxelBox coarseBox;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "annotation/engine/CoarseGrid.h"
 #include "annotation/engine/HoleFilling.h"
 #include "annotation/engine/IntensityModel.h"
 #include "annotation/engine/NoiseEstimate.h"
@@ -101,6 +102,35 @@ bool addsOwnTissue(const RoiImage& roi, const std::vector<std::uint8_t>& larger,
 
 }  // namespace
 
+BoxMask PointGuidedSegmenter::segmentCoarse(const core::Volume& image,
+                                            const std::vector<GuidanceClick>& clicks,
+                                            const core::VoxelBox& bounds,
+                                            core::ProgressSink& progress) const {
+  core::SubProgress step(progress, 0.5, 1.0);
+  const std::size_t f = coarseFactor(bounds.count(), options_.maxCoarseVoxels);
+  const core::VolumePtr coarse = coarseImage(image, bounds, f);
+  Guidance coarseGuidance;
+  for (const GuidanceClick& c : clicks) {
+    coarseGuidance.clicks.push_back({coarseVoxel(c.voxel, bounds, f), c.positive});
+  }
+  SegmenterOptions options = options_;
+  options.clipBox.reset();
+  // Its own cache: the coarse image would push the volume's smoothing out of the shared one.
+  const BoxMask small = PointGuidedSegmenter(options, std::make_shared<SmoothedImageCache>())
+                            .segment(*coarse, coarseGuidance, step);
+  if (small.none()) {
+    return {};
+  }
+  BoxMask out = fineMask(small, bounds, f);
+  for (const GuidanceClick& c : clicks) {
+    if (inBox(c.voxel, out.box)) {
+      out.set(c.voxel[0], c.voxel[1], c.voxel[2], c.positive ? 1 : 0);
+    }
+  }
+  progress.report(1.0, "Segmenting");
+  return out.shrunkToContent();
+}
+
 std::shared_ptr<SmoothedImageCache> PointGuidedSegmenter::sharedCache() {
   static const std::shared_ptr<SmoothedImageCache> cache = std::make_shared<SmoothedImageCache>();
   return cache;
@@ -184,6 +214,10 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
     const core::VoxelBox next = grownWhereTouching(roi.grid, fg, bounds);
     if (next == box || growth >= kMaxRoiGrowths) {
       break;
+    }
+    if (next.count() > options_.maxFineVoxels && bounds.count() > options_.maxFineVoxels) {
+      roi = {};
+      return segmentCoarse(image, clicks, bounds, progress);
     }
     box = next;
   }

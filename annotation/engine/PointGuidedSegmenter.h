@@ -53,6 +53,11 @@ class PointGuidedSegmenter {
                   core::ProgressSink& progress) const;
 
  private:
+  // The clicks' structure segmented over `bounds` at a coarser grid (CoarseGrid), for a region
+  // that grew too large to work voxel by voxel.
+  BoxMask segmentCoarse(const core::Volume& image, const std::vector<GuidanceClick>& clicks,
+                        const core::VoxelBox& bounds, core::ProgressSink& progress) const;
+
   SegmenterOptions options_;
   // Smoothed images, kept between clicks.
   std::shared_ptr<SmoothedImageCache> cache_;

@@ -1,6 +1,7 @@
 #pragma once
 // Settings of the built-in point-guided segmenter. The defaults suit CT and MR alike; callers
 // rarely change them.
+#include <cstddef>
 #include <optional>
 
 #include "core/model/VoxelBox.h"
@@ -23,6 +24,13 @@ struct SegmenterOptions {
   // Fill cavities enclosed by the result (kidney sinus, vessels in the liver) holding at most
   // this fraction of the result's voxels, unless a negative click lies in them; 0 fills none.
   double maxHoleFraction = 0.2;
+  // A region of interest that would grow past maxFineVoxels (a structure filling much of a large
+  // image, or a leak through a tissue that runs everywhere, such as a brain's grey matter) is
+  // worked on again over the whole image at a grid coarse enough for maxCoarseVoxels
+  // (CoarseGrid), so that one click stays near a second on a 256^3 image. The brain and abdomen
+  // samples (4.4 and 6.3 million voxels) keep their full resolution up to most of their image.
+  std::size_t maxFineVoxels = 5000000;
+  std::size_t maxCoarseVoxels = 1000000;
   // The result stays inside this box (extreme points give it).
   std::optional<core::VoxelBox> clipBox;
 };

@@ -75,6 +75,42 @@ TEST(PointGuidedSegmenter, OneClickSegmentsABallInNoise) {
       0.9);
 }
 
+TEST(PointGuidedSegmenter, ARegionGrowingPastTheFineBudgetIsSegmentedAtACoarserGrid) {
+  // A ball filling much of the image: its region grows past the (lowered) budget, so the click
+  // is answered from 2x2x2 blocks over the whole image, the same ball to within a block.
+  const auto large = [](long i, long j, long k) { return d2(i, j, k, 40, 40, 40) <= 30 * 30; };
+  const auto image = imageOf(grid({80, 80, 80}), [&](long i, long j, long k) {
+    return (large(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
+  });
+  core::NullProgress progress;
+  Guidance g;
+  g.add({40, 40, 40}, true);
+  g.add({46, 40, 40}, true);
+  SegmenterOptions budget;
+  budget.initialMarginMm = 8;
+  budget.maxFineVoxels = 100000;
+  budget.maxCoarseVoxels = 80000;
+  const BoxMask coarse = PointGuidedSegmenter(budget).segment(*image, g, progress);
+  const BoxMask truth = truthOf({80, 80, 80}, large);
+  EXPECT_GT(dice(coarse, truth), 0.93);
+  EXPECT_EQ(coarse.at(46, 40, 40), 1) << "the clicked voxels as clicked";
+  // Within a block of the true edge: nothing beyond 2 voxels outside the ball.
+  const auto far = [](long i, long j, long k) { return d2(i, j, k, 40, 40, 40) > 33 * 33; };
+  std::size_t beyond = 0;
+  for (std::size_t k = coarse.box.lo[2]; k < coarse.box.hi[2]; ++k) {
+    for (std::size_t j = coarse.box.lo[1]; j < coarse.box.hi[1]; ++j) {
+      for (std::size_t i = coarse.box.lo[0]; i < coarse.box.hi[0]; ++i) {
+        beyond += coarse.at(i, j, k) && far(long(i), long(j), long(k)) ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_EQ(beyond, 0u);
+  // At full resolution (the default budget) the same ball, closer still.
+  const BoxMask fine = PointGuidedSegmenter().segment(*image, g, progress);
+  EXPECT_GT(dice(fine, truth), 0.95);
+  EXPECT_NE(coarse.bits, fine.reboxed(coarse.box).bits) << "the budget took the coarse path";
+}
+
 TEST(PointGuidedSegmenter, NegativeClickCutsOffATouchingTwin) {
   // Two balls of the same tissue touching through a neck: the click takes both, a negative
   // click in the second gives it back.
