@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMainWindow>
 #include <QMenu>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QVBoxLayout>
@@ -61,8 +62,13 @@ ReadersFeature::ReadersFeature(QMainWindow* window, CommandRegistry* commands,
       commands_->add(QStringLiteral("review.sideBySide"), tr("Readers &side by side"));
   sideAction->setCheckable(true);
   connect(sideAction, &QAction::toggled, sideDock_, &QDockWidget::setVisible);
-  connect(sideDock_, &QDockWidget::visibilityChanged, sideAction,
-          [this, sideAction] { sideAction->setChecked(sideDock_->isVisible()); });
+  // The action outlives the feature (the registry owns it); the feature and the dock go first.
+  const QPointer<QAction> guarded(sideAction);
+  connect(sideDock_, &QDockWidget::visibilityChanged, this, [guarded](bool visible) {
+    if (guarded) {
+      guarded->setChecked(visible);
+    }
+  });
   connect(panel_->sideBySideButton(), &QPushButton::clicked, this, [this] {
     sideDock_->show();
     sideDock_->raise();
