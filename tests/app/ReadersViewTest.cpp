@@ -276,6 +276,17 @@ TEST_F(ReadersViewTest, StepThroughRegionsAdjudicateUndoAndSign) {
   ASSERT_EQ(session()->activeMap()->name(), "Adjudicated: tumour");
   const std::uint16_t label = session()->activeMap()->segments().front().label;
   EXPECT_EQ(countLabel(label), std::size_t(kA));
+  // The votes are put away: the slices show the maps, the adjudicated one on top (slice 23,
+  // where two readers marked it: the segment's green over the readers', not the votes' yellow).
+  EXPECT_FALSE(dock_->overlayCheck()->isChecked());
+  EXPECT_EQ(session()->display()->comparison(), nullptr);
+  view(0)->setSliceIndex(23);
+  const auto c = session()->activeMap()->segments().front().color;
+  const QColor shown = colourAt(view(0), world(55, 55, 23));
+  const QColor votesYellow = blend(kTwo, kBody, kFillAlpha);
+  EXPECT_GT(colourDistance(shown, votesYellow), 30) << shown.name().toStdString();
+  EXPECT_LT(colourDistance(shown, QColor(c[0], c[1], c[2])), colourDistance(shown, votesYellow))
+      << shown.name().toStdString();
 
   // Region 1 as C drew it (without slices 23 and 24): one undo step, named.
   ASSERT_EQ(dock_->takeButtons().size(), 3u);

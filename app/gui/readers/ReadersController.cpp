@@ -291,7 +291,11 @@ bool ReadersController::startAdjudication(QString* error) {
         adjudicated_ = map;
         adjudicatedLabel_ = map->segments().front().label;
         session_->addLabelMap(std::move(map));  // active
+        // The reviewer now looks at the adjudicated map, drawn over the readers' (the active map
+        // is drawn last); the votes would cover it. Side by side still shows each reader.
         mapsHidden_ = false;
+        overlayShown_ = false;
+        session_->display()->setComparison(nullptr, false);
         showOverlay();
         Q_EMIT adjudicationStarted();
       },

@@ -57,7 +57,8 @@ class ReadersController : public QObject {
   std::vector<std::shared_ptr<const core::LabelMap>> readerMaps() const;
 
   // Whether the votes map is drawn, and whether the label maps are hidden under it (they are
-  // while comparing, and shown once adjudication starts, so that the reviewer sees the map).
+  // while comparing; once adjudication starts the votes are put away and the maps shown, the
+  // adjudicated one on top, so that the reviewer sees the map).
   void setOverlay(bool shown, bool mapsHidden);
   bool overlayShown() const { return overlayShown_; }
   bool mapsHidden() const { return mapsHidden_; }

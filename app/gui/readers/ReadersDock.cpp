@@ -126,11 +126,17 @@ ReadersDock::ReadersDock(ReadersController* controller, EditSession* session, QW
   connect(controller_, &ReadersController::computed, this, &ReadersDock::showResult);
   connect(controller_, &ReadersController::regionChanged, this, &ReadersDock::updateState);
   connect(controller_, &ReadersController::adjudicationStarted, this, [this] {
-    mapsHidden_->blockSignals(true);
+    for (QCheckBox* box : {mapsHidden_, overlay_}) {
+      box->blockSignals(true);
+    }
     mapsHidden_->setChecked(controller_->mapsHidden());
-    mapsHidden_->blockSignals(false);
-    showMessage(tr("Adjudicated map started from the majority vote; it is the active map: take a "
-                   "reader's version per region or edit it with any tool."),
+    overlay_->setChecked(controller_->overlayShown());
+    for (QCheckBox* box : {mapsHidden_, overlay_}) {
+      box->blockSignals(false);
+    }
+    showMessage(tr("Adjudicated map started from the majority vote; it is the active map, drawn "
+                   "over the readers' (the votes are put away: tick them to see them again). "
+                   "Take a reader's version per region or edit it with any tool."),
                 false);
     updateState();
   });
