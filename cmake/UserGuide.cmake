@@ -9,7 +9,7 @@ endif()
 
 set(DELINEATE_GUIDE_IMAGES ${CMAKE_BINARY_DIR}/docs/guide/images CACHE INTERNAL "the guide's screenshots")
 set(guide_sample ${CMAKE_BINARY_DIR}/docs/sample)
-set(guide_stamp ${guide_sample}/.delineate-sample-v3)
+set(guide_stamp ${guide_sample}/.delineate-sample-v4)
 add_custom_command(OUTPUT ${guide_stamp}
   COMMAND delineate-cli sample ${guide_sample}
   DEPENDS delineate-cli
@@ -50,6 +50,15 @@ delineate_guide_image(uploading --layout 1x3 --show ai.uploadDataset --show "Add
   ${guide_sample}/brain-mr/brain-mr.nii.gz)
 delineate_guide_image(preferences --layout 2x2 --show edit.preferences
   --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz ${guide_sample}/brain-mr/brain-mr.nii.gz)
+# Three readers of the sample brain (its own labels and the two of brain-mr/readers) compared in
+# the readers view, at their largest disagreement region (Next), with each reader's version side
+# by side below the views.
+delineate_guide_image(readers --layout 2x2 --show review.readers --show "Compare readers" --show Next
+  --show "Show the readers side by side"
+  --labels ${guide_sample}/brain-mr/brain-mr_labels.nii.gz
+  --labels ${guide_sample}/brain-mr/readers/reader-b.nii.gz
+  --labels ${guide_sample}/brain-mr/readers/reader-c.nii.gz
+  ${guide_sample}/brain-mr/brain-mr.nii.gz)
 delineate_guide_image(deidentification --layout 2x2 --show edit.preferences
   --show De-identification ${guide_sample}/brain-mr/brain-mr.nii.gz)
 add_custom_target(delineate_user_guide ALL DEPENDS ${guide_pngs})

@@ -65,7 +65,7 @@ AppOptions parseAppOptions(const std::vector<std::string>& args) {
       }
     } else if (a == "--labels") {
       if (const auto* v = value("--labels")) {
-        o.labels = *v;
+        o.labels.push_back(*v);
       }
     } else if (a == "--findings") {
       if (const auto* v = value("--findings")) {
@@ -126,7 +126,8 @@ std::string usageText() {
          "its report dock). Without PATH the built-in sample brain MR opens with its\n"
          "ground-truth label map.\n"
          "LABELS is a label map (NIfTI/NRRD/MetaImage + its segment JSON) drawn on PATH;\n"
-         "on another grid it is resampled (nearest neighbour).\n"
+         "on another grid it is resampled (nearest neighbour). Give --labels again for more\n"
+         "maps (several readers' maps of the image).\n"
          "A mammography --layout (a hanging protocol id) opens the folders' mammograms in the\n"
          "reading view; without a folder, the built-in sample screening study and its prior.\n"
          "--findings shows AI findings from a file, or runs the built-in demonstration detector.\n"

@@ -21,7 +21,9 @@ struct AppOptions {
   int width = 0;         // window size; 0: default
   int height = 0;
   std::string viewsJson;  // with --screenshot: where each view lies in the PNG (for tests, docs)
-  std::string labels;     // label map file opened onto PATH once it is shown
+  // Label map files opened onto PATH once it is shown (--labels may be given more than once:
+  // several readers' maps).
+  std::vector<std::string> labels;
   // With --screenshot: panels (dock object names) to raise or commands (ids) to run once PATH is
   // shown, in order; dialogs they open are in the picture (the user guide's screenshots).
   std::vector<std::string> show;

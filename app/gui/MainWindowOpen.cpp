@@ -109,7 +109,7 @@ void MainWindow::openSample() {
         // The sample's ground truth, so that a first start shows segments at once.
         const auto labels =
             core::sample::defaultSampleRoot() / "brain-mr" / "brain-mr_labels.nii.gz";
-        editing_->setPendingLabels(QString::fromStdString(labels.string()));
+        editing_->setPendingLabels({QString::fromStdString(labels.string())});
         seriesList_->showScan(opened.scan, tr("Sample brain MR"), shown);
         showVolume(opened.volume);
       },

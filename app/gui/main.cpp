@@ -114,7 +114,11 @@ int main(int argc, char** argv) {
   }
 
   if (!options.labels.empty()) {
-    window.editing()->setPendingLabels(QString::fromStdString(options.labels));
+    QStringList labels;
+    for (const std::string& l : options.labels) {
+      labels << QString::fromStdString(l);
+    }
+    window.editing()->setPendingLabels(labels);
   }
   app::TestScript::fromEnvironment(&window);  // test-only; nothing unless the variable is set
   using Recovery = app::RecoveryController::Mode;

@@ -19,6 +19,7 @@
 #include "core/sample/DceMrSample.h"
 #include "core/sample/SampleCase.h"
 #include "core/sample/SampleRandom.h"
+#include "core/sample/SampleReaders.h"
 #include "core/sample/SampleReports.h"
 #include "core/sample/UltrasoundCineSample.h"
 
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kStampName = ".delineate-sample-v3";
+constexpr const char* kStampName = ".delineate-sample-v4";
 
 void writeVolumetricCase(const SampleCase& c, const fs::path& dir, ProgressSink& progress) {
   fs::create_directories(dir / "dicom");
@@ -125,6 +126,10 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
     SubProgress p(progress, 0.0, 0.3);
     const SampleCase brain = makeBrainMr(seed);
     writeVolumetricCase(brain, outDir / "brain-mr", p);
+    fs::create_directories(outDir / "brain-mr" / "readers");
+    for (const LabelMap& reader : sampleReaders(brain)) {
+      writeLabelMapFiles(reader, outDir / "brain-mr" / "readers" / (reader.name() + ".nii.gz"));
+    }
     writeBrainMeasurementReport(brain, outDir, progress);
   }
   progress.throwIfCancelled();
@@ -158,7 +163,8 @@ void writeSampleData(const fs::path& outDir, std::uint64_t seed, ProgressSink& p
   std::ofstream(outDir / "README.txt")
       << "Delineate synthetic sample data (seed " << seed << "). Not patient data.\n"
       << "brain-mr/    T1-like brain MR with grey/white matter, ventricles and a two-part\n"
-      << "             hippocampus on each side (DICOM, NIfTI, label map + segment JSON)\n"
+      << "             hippocampus on each side (DICOM, NIfTI, label map + segment JSON);\n"
+      << "             readers/: two more readers' label maps of it, for Analysis > Readers\n"
       << "abdomen-ct/  contrast CT with liver, spleen, kidneys and lesions; a metal skin\n"
       << "             marker lies on the patient's LEFT\n"
       << "mammo/       4-view screening mammography (current, MONOCHROME1 copy, prior);\n"

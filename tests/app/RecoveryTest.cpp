@@ -52,7 +52,11 @@ bool segmentPixel(QRgb p) {
 TEST(AppOptions, ParsesLabelsAndRecovery) {
   auto o = app::parseAppOptions({"--labels", "l.nii.gz", "--recover", "ct.nii.gz"});
   EXPECT_EQ(o.error, "");
-  EXPECT_EQ(o.labels, "l.nii.gz");
+  EXPECT_EQ(o.labels, std::vector<std::string>{"l.nii.gz"});
+  EXPECT_EQ(
+      app::parseAppOptions({"--labels", "a.nii.gz", "--labels", "b.nii.gz", "ct.nii.gz"}).labels,
+      (std::vector<std::string>{"a.nii.gz", "b.nii.gz"}))
+      << "several readers' maps";
   EXPECT_TRUE(o.recover);
   EXPECT_FALSE(o.noRecover);
   EXPECT_TRUE(app::parseAppOptions({"--no-recover"}).noRecover);

@@ -12,6 +12,7 @@
 #include "core/sample/DceMrSample.h"
 #include "core/sample/SampleCase.h"
 #include "core/sample/SampleRandom.h"
+#include "core/sample/SampleReaders.h"
 
 using namespace delineate::core;
 using namespace delineate::core::sample;
@@ -98,6 +99,34 @@ TEST(SampleData, BrainMrHasTwoPartHippocampiOnTheRightSides) {
   EXPECT_LT(stats.at(4).meanValue, stats.at(1).meanValue - 80);
   EXPECT_EQ(mr.image->info().modality, "MR");
   EXPECT_EQ(mr.image->geometry().size, (Size3{160, 192, 144}));
+}
+
+TEST(SampleData, TheBrainHasTwoMoreReadersWhoDrewItAlmostAlike) {
+  const SampleCase mr = makeBrainMr(20261121);
+  const std::vector<LabelMap> readers = sampleReaders(mr);
+  ASSERT_EQ(readers.size(), 2u);
+  EXPECT_EQ(readers[0].name(), "reader-b");
+  EXPECT_EQ(readers[1].name(), "reader-c");
+  const std::uint16_t* truth = mr.labels->data<std::uint16_t>();
+  const std::size_t n = mr.labels->geometry().voxelCount();
+  for (const LabelMap& r : readers) {
+    EXPECT_EQ(r.segments(), mr.segments) << r.name();
+    // Per structure: near the truth (Dice over 0.6) but not the same; B never adds a voxel.
+    for (std::uint16_t label = 1; label <= 7; ++label) {
+      std::size_t both = 0, mine = 0, theirs = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        both += r.data()[i] == label && truth[i] == label;
+        mine += r.data()[i] == label;
+        theirs += truth[i] == label;
+      }
+      const double dice = 2.0 * double(both) / double(mine + theirs);
+      EXPECT_GT(dice, 0.6) << r.name() << " label " << label;
+      EXPECT_LT(dice, 1.0) << r.name() << " label " << label;
+      if (r.name() == "reader-b") {
+        EXPECT_EQ(both, mine) << "label " << label;
+      }
+    }
+  }
 }
 
 TEST(SampleData, AbdomenCtOrgansAndMarkerAreWhereAnatomySaysTheyAre) {

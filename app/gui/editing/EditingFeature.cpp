@@ -240,7 +240,7 @@ void EditingFeature::imageShown(const core::VolumePtr& image) {
   session_->setImage(image);
   files_->updateEnabled();
   if (image && !pendingLabels_.isEmpty()) {
-    files_->openLabelMap(pendingLabels_, LabelFileController::OnGridMismatch::Resample);
+    files_->openLabelMaps(pendingLabels_);
     pendingLabels_.clear();
   }
   recovery_->tryInstall();
@@ -250,8 +250,8 @@ void EditingFeature::frameShown(const core::VolumePtr& frame) {
   session_->setImageFrame(frame);
 }
 
-void EditingFeature::setPendingLabels(const QString& path) {
-  pendingLabels_ = path;
+void EditingFeature::setPendingLabels(const QStringList& paths) {
+  pendingLabels_ = paths;
 }
 
 QStringList EditingFeature::unsavedMapNames() const {

@@ -70,7 +70,7 @@ class EditingFeature : public QObject {
   // Another frame of the shown 4-D image.
   void frameShown(const core::VolumePtr& frame);
   // Opens this label file once the next image is shown (--labels, the sample's ground truth).
-  void setPendingLabels(const QString& path);
+  void setPendingLabels(const QStringList& paths);
   // Before another image replaces the labels: false when the user keeps them.
   bool confirmDiscard();
   // Before the window closes: false keeps it open (the user cancelled, or a save started and
@@ -132,7 +132,7 @@ class EditingFeature : public QObject {
   Autosaver* autosaver_ = nullptr;
   ThemeController* theme_ = nullptr;
   SegmentsDock* dock_ = nullptr;
-  QString pendingLabels_;
+  QStringList pendingLabels_;
   bool closeAfterSave_ = false;
 };
 

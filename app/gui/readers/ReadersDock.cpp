@@ -152,18 +152,23 @@ ReadersDock::ReadersDock(ReadersController* controller, EditSession* session, QW
 }
 
 void ReadersDock::refreshMaps() {
-  QStringList ticked;
+  QStringList ticked, listed;
   for (int i = 0; i < readers_->count(); ++i) {
+    listed << readers_->item(i)->text();
     if (readers_->item(i)->checkState() == Qt::Checked) {
       ticked << readers_->item(i)->text();
     }
   }
+  // Until the first comparison, every map opened is taken for a reader (untick those that are
+  // not); after it, the reviewer's choice stays and new maps (the adjudicated one) come unticked.
+  const bool tickNew = controller_->review() == nullptr || ticked.isEmpty();
   readers_->blockSignals(true);
   readers_->clear();
   for (const QString& name : controller_->mapNames()) {
     auto* item = new QListWidgetItem(name, readers_);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(ticked.contains(name) ? Qt::Checked : Qt::Unchecked);
+    const bool fresh = !listed.contains(name);
+    item->setCheckState(ticked.contains(name) || (fresh && tickNew) ? Qt::Checked : Qt::Unchecked);
   }
   readers_->blockSignals(false);
   refreshStructures();
