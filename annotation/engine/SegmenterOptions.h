@@ -31,6 +31,9 @@ struct SegmenterOptions {
   // samples (4.4 and 6.3 million voxels) keep their full resolution up to most of their image.
   std::size_t maxFineVoxels = 5000000;
   std::size_t maxCoarseVoxels = 1000000;
+  // A region of interest of more voxels than this gets one model refinement instead of up to
+  // four (its model settles after one; the others cost a second on a 4-million-voxel brain).
+  std::size_t maxRefinedVoxels = 2000000;
   // The result stays inside this box (extreme points give it).
   std::optional<core::VoxelBox> clipBox;
 };
