@@ -184,8 +184,9 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
                 .refined(roi, ballsAroundPositives(roi.grid, clicks, kSampleRadiusMm), 0);
     fg = competeForRegion(roi, model, clicks, params, step);
     std::vector<std::uint8_t> before;  // the region one refinement earlier
-    // A large region's model has settled after one refinement on every image tried (the
-    // samples' white matter and liver, real brains); further ones only cost time there.
+    // A large region's model moves little after one refinement on every image tried (the
+    // sample liver: Dice 0.998 against four; no change in the click benchmarks' Dice, real
+    // brains included); further ones only cost time there.
     const int refinements = roi.grid.count() > options_.maxRefinedVoxels ? 1 : kRefinements;
     for (int r = 0; r < refinements; ++r) {
       progress.throwIfCancelled();

@@ -32,7 +32,8 @@ struct SegmenterOptions {
   std::size_t maxFineVoxels = 5000000;
   std::size_t maxCoarseVoxels = 1000000;
   // A region of interest of more voxels than this gets one model refinement instead of up to
-  // four (its model settles after one; the others cost a second on a 4-million-voxel brain).
+  // four (its model moves little after one; the others cost a second on a 4-million-voxel
+  // brain).
   std::size_t maxRefinedVoxels = 2000000;
   // The result stays inside this box (extreme points give it).
   std::optional<core::VoxelBox> clipBox;

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "OpsTestSupport.h"
 #include "annotation/engine/AutoSegmenter.h"
@@ -109,6 +110,25 @@ TEST(PointGuidedSegmenter, ARegionGrowingPastTheFineBudgetIsSegmentedAtACoarserG
   const BoxMask fine = PointGuidedSegmenter().segment(*image, g, progress);
   EXPECT_GT(dice(fine, truth), 0.95);
   EXPECT_NE(coarse.bits, fine.reboxed(coarse.box).bits) << "the budget took the coarse path";
+}
+
+TEST(PointGuidedSegmenter, OneRefinementOfALargeRegionGivesWhatFourDo) {
+  // The sample CT's liver: its region of interest grows past the 2 million voxels over which the
+  // model is refined once; refined up to four times there too, the answer differs by a few
+  // voxels in a thousand (Dice 0.998 between the two).
+  const auto& ct = abdomenCt();
+  const ClickSimulator sim(maskOfLabel(*ct.labels, 1), ct.image->geometry().spacing);
+  const auto first = sim.nextClick(BoxMask{});  // the liver's deepest voxel
+  ASSERT_TRUE(first.has_value());
+  Guidance g;
+  g.add(first->voxel, true);
+  core::NullProgress progress;
+  SegmenterOptions always;
+  always.maxRefinedVoxels = std::numeric_limits<std::size_t>::max();
+  const BoxMask capped = PointGuidedSegmenter().segment(*ct.image, g, progress);
+  const BoxMask full = PointGuidedSegmenter(always).segment(*ct.image, g, progress);
+  EXPECT_GT(capped.box.count(), SegmenterOptions{}.maxRefinedVoxels / 4) << "a large region";
+  EXPECT_GT(dice(capped, full), 0.995) << capped.count() << " vs " << full.count();
 }
 
 TEST(PointGuidedSegmenter, NegativeClickCutsOffATouchingTwin) {
