@@ -36,7 +36,9 @@ std::string readerFileName(const std::string& reader) {
 
 // The label's file extension from its listing entry (".nii.gz" when it gives none usable).
 std::string labelExtension(const nlohmann::json& entry) {
-  const std::string ext = entry.is_object() ? entry.value("ext", std::string()) : std::string();
+  const nlohmann::json given =
+      entry.is_object() ? entry.value("ext", nlohmann::json()) : nlohmann::json();
+  const std::string ext = given.is_string() ? given.get<std::string>() : std::string();
   const bool usable =
       !ext.empty() && ext.front() == '.' && ext.size() <= 16 &&
       std::all_of(ext.begin() + 1, ext.end(), [](char c) { return asciiAlnum(c) || c == '.'; });
@@ -119,7 +121,11 @@ std::vector<ServerReaderLabel> fetchReaderLabels(core::ai::AiBackend& server, co
       continue;  // removed since the listing
     }
     std::vector<core::Segment> segments;
-    const nlohmann::json info = entry.value("info", nlohmann::json::object());
+    // A server's listing may hold anything: only an object's "info" object is read.
+    const nlohmann::json info =
+        entry.is_object() && entry.contains("info") && entry["info"].is_object()
+            ? entry["info"]
+            : nlohmann::json::object();
     const nlohmann::json names =
         info.is_object() ? info.value("label_info", nlohmann::json()) : nlohmann::json();
     if (names.is_array()) {

@@ -1,9 +1,15 @@
 // Readers' labels on an AI server's datastore, without a server: the tag a reader's label is kept
 // under, and the readers found in a MONAI Label datastore listing (GET /datastore/?output=all),
-// odd entries included. The round trip through delineate-server: tests/net/ReaderLabelsServerTest.
+// odd entries included, and fetching them from a server whose listing is odd (entries and fields
+// of the wrong type). The round trip through delineate-server: tests/net/ReaderLabelsServerTest.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "TempDir.h"
 #include "annotation/ai/ReaderLabels.h"
+#include "core/io/SegmentTableJson.h"
 
 namespace delineate::annotation {
 namespace {
@@ -46,6 +52,53 @@ TEST(ReaderLabels, TheReadersOfAnImageAreFoundInTheDatastoreListing) {
   EXPECT_TRUE(readerLabelsOf(json::array(), "case1").empty());
   EXPECT_TRUE(readerLabelsOf(json{{"case1", {{"labels", "x"}}}}, "case1").empty());
   EXPECT_TRUE(readerLabelsOf(json{{"case1", 3}}, "case1").empty());
+}
+
+// A datastore whose listing is given, and whose labels download as a few bytes naming the tag.
+class ListingOnly : public core::ai::AiBackend {
+ public:
+  explicit ListingOnly(json objects) : objects_(std::move(objects)) {}
+  std::string displayName() const override { return "listing"; }
+  core::ai::ServerInfo info(core::ProgressSink&) override { return {}; }
+  core::ai::InferResult infer(const core::ai::InferRequest&, core::ProgressSink&) override {
+    return {};
+  }
+  json datastoreObjects(core::ProgressSink&) override { return objects_; }
+  bool fetchLabel(const std::string&, const std::string& tag, const std::string& path,
+                  core::ProgressSink&) override {
+    std::ofstream(path) << tag;
+    return true;
+  }
+
+ private:
+  json objects_;
+};
+
+TEST(ReaderLabels, AnOddListingFetchesWhatItCanWithoutThrowing) {
+  const json objects = json::parse(R"({"case1": {"labels": {
+      "reader-a": "not an object",
+      "reader-b": {"ext": 7, "info": "not an object"},
+      "reader-c": {"ext": "/../../x", "info": {"reader": "Dr C",
+                   "label_info": [{"name": "liver", "idx": 1}, {"name": 3, "idx": 2},
+                                  {"name": "big", "idx": 70000}, "x"]}}}}})");
+  ListingOnly server(objects);
+  test::TempDir dir;
+  core::NullProgress progress;
+  const auto fetched = fetchReaderLabels(server, "case1", (dir / "readers").string(), progress);
+  ASSERT_EQ(fetched.size(), 3u);
+  for (const auto& r : fetched) {
+    EXPECT_EQ(std::filesystem::path(r.path).parent_path(), dir / "readers") << r.path;
+    EXPECT_EQ(std::filesystem::path(r.path).extension(), ".gz") << "odd extensions not used";
+    EXPECT_TRUE(std::filesystem::exists(r.path)) << r.path;
+  }
+  EXPECT_EQ(fetched[2].reader, "Dr C");
+  EXPECT_EQ(std::filesystem::path(fetched[2].path).filename(), "Dr C.nii.gz");
+  // Only Dr C's one well-formed structure name makes a segment table.
+  EXPECT_FALSE(std::filesystem::exists(dir / "readers" / "a.json"));
+  const auto table = core::readSegmentTable(dir / "readers" / "Dr C.json");
+  ASSERT_EQ(table.size(), 1u);
+  EXPECT_EQ(table[0].name, "liver");
+  EXPECT_EQ(table[0].label, 1);
 }
 
 }  // namespace
