@@ -1,14 +1,14 @@
 // interactive_protocol_benchmark: the interactive protocol of the CVPR 2025 challenge on 3-D
-// interactive biomedical segmentation — a box first (here the structure's tight 2-D box on its
-// largest axial slice), then up to five clicks, each at the centre of the largest error (the
-// click simulator) — with Dice and normalised surface Dice (2 mm) after each interaction and the
-// seconds each took. Four routes in one run: the built-in engine directly (PromptSegmenter),
-// through delineate-server's nnInteractive routes with the nnInteractive client (one lease per
-// image, as in the app), and through its MONAI Label routes with the MONAI Label client twice
-// (the box as MONAI Label's region of interest, as the app sends it; and as its centre click,
-// for a model that takes no box: the box's centre is its first click).
+// interactive biomedical segmentation — a box first (the challenge's: the structure's tight 2-D
+// box on the middle axial slice of its extent, with its top and bottom slice), then up to five
+// clicks, each at the centre of the largest error (the click simulator) — with Dice and normalised
+// surface Dice (2 mm) after each interaction and the seconds each took. Four routes in one run: the
+// built-in engine directly (PromptSegmenter), through delineate-server's nnInteractive routes with
+// the nnInteractive client (one lease per image, as in the app), and through its MONAI Label routes
+// with the MONAI Label client twice (the box as MONAI Label's region of interest, as the app sends
+// it; and as its centre click, for a model that takes no box: the box's centre is its first click).
 // Usage: interactive_protocol_benchmark [--case brain-mr|abdomen-ct|all] [--clicks 5]
-//          [--routes direct|all]
+//          [--routes direct|all] [--box challenge|largest-slice]
 //        interactive_protocol_benchmark --image T1.nii.gz --labels ATLAS.nii.gz
 //          --structures 37:Hippocampus_L,71:Caudate_L,... [--clicks 5] [--routes direct|all]
 // The second form runs a real image with labels drawn on it (scripts/real-anatomy-benchmark.sh
@@ -63,11 +63,20 @@ double surfaceDice(const annotation::BoxMask& truth, const annotation::BoxMask& 
   return core::surfaceDistances(a, b, 1, box, options, progress).surfaceDice;
 }
 
-// The structure's tight box on the axial slice where it is largest.
-core::ai::Prompt initialBox(const annotation::BoxMask& truth) {
+// The first prompt. The challenge's box: the structure's tight axial box on the middle slice of
+// its extent with the top and bottom slice (the span). With `largestSlice`, a harder start: the
+// tight axial box on the slice where it is largest, without a span.
+core::ai::Prompt initialBox(const annotation::BoxMask& truth, bool largestSlice) {
   core::ai::Prompt p;
   p.kind = core::ai::PromptKind::Box;
-  p.box = annotation::largestSliceBox(truth, 2);
+  if (largestSlice) {
+    p.box = annotation::largestSliceBox(truth, 2);
+  } else {
+    const annotation::BoxMask tight = truth.shrunkToContent();
+    p.box = annotation::middleSliceBox(tight, 2);
+    p.spanLo = tight.box.lo[2];
+    p.spanHi = tight.box.hi[2];
+  }
   return p;
 }
 
@@ -82,10 +91,10 @@ core::ai::Prompt pointPrompt(const annotation::GuidanceClick& c) {
 using Route = std::function<annotation::BoxMask(const std::vector<core::ai::Prompt>&)>;
 
 json runProtocol(const core::sample::SampleCase& c, const core::Segment& s, int clicks,
-                 const Route& route) {
+                 bool largestSlice, const Route& route) {
   const annotation::BoxMask truth = annotation::maskOfLabel(*c.labels, s.label);
   const annotation::ClickSimulator simulator(truth, c.image->geometry().spacing);
-  std::vector<core::ai::Prompt> prompts{initialBox(truth)};
+  std::vector<core::ai::Prompt> prompts{initialBox(truth, largestSlice)};
   json steps = json::array();
   double maxSeconds = 0;
   for (int step = 0; step <= clicks; ++step) {
@@ -140,6 +149,7 @@ std::vector<core::Segment> parseStructures(const std::string& text) {
 int main(int argc, char** argv) {
   std::string which = "all", imagePath, labelsPath, structureList, routes = "all";
   int clicks = 5;
+  bool largestSlice = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i];
     if (arg == "--case") {
@@ -154,6 +164,8 @@ int main(int argc, char** argv) {
       structureList = argv[i + 1];
     } else if (arg == "--routes") {
       routes = argv[i + 1];
+    } else if (arg == "--box") {
+      largestSlice = std::string(argv[i + 1]) == "largest-slice";
     }
   }
   const bool allRoutes = routes == "all";
@@ -234,13 +246,15 @@ int main(int argc, char** argv) {
         }
         return bench::nonZeroMask(*monai.infer(r, progress).labels);
       };
-      json entry = {
-          {"case", c.name}, {"name", s.name}, {"direct", runProtocol(c, s, clicks, direct)}};
+      json entry = {{"case", c.name},
+                    {"name", s.name},
+                    {"direct", runProtocol(c, s, clicks, largestSlice, direct)}};
       if (allRoutes) {
-        entry["nninteractive_routes"] = runProtocol(c, s, clicks, overNn);
+        entry["nninteractive_routes"] = runProtocol(c, s, clicks, largestSlice, overNn);
         entry["monai_label_routes (box as its centre click)"] =
-            runProtocol(c, s, clicks, overMonai);
-        entry["monai_label_routes (box as roi)"] = runProtocol(c, s, clicks, overMonaiRoi);
+            runProtocol(c, s, clicks, largestSlice, overMonai);
+        entry["monai_label_routes (box as roi)"] =
+            runProtocol(c, s, clicks, largestSlice, overMonaiRoi);
       }
       std::string dices;
       for (const json& step : entry["direct"]["steps"]) {
@@ -275,7 +289,11 @@ int main(int argc, char** argv) {
                        slowest.empty() ? 0.0 : *std::max_element(slowest.begin(), slowest.end())}};
   }
   const json out{{"benchmark", "interactive_protocol"},
-                 {"protocol", "2-D box on the largest axial slice, then up to N simulated clicks"},
+                 {"protocol", largestSlice ? "2-D box on the largest axial slice, then up to N "
+                                             "simulated clicks"
+                                           : "the challenge's box (2-D box on the middle axial "
+                                             "slice with the top and bottom slice), then up to N "
+                                             "simulated clicks"},
                  {"data", imagePath.empty() ? "built-in synthetic samples"
                                             : imagePath + " with " + labelsPath},
                  {"structures", structures},

@@ -11,14 +11,41 @@ bool AiInteraction::addClick(const core::ImageGeometry& grid, const core::Vec3& 
     return false;
   }
   clicks_[target_].push_back({world, *voxel, kind});
-  steps_[target_].push_back(false);
+  steps_[target_].push_back(Step::Click);
   return true;
 }
 
 void AiInteraction::addPrompt(core::ai::Prompt prompt, DrawnOutline drawn) {
   prompts_[target_].push_back(std::move(prompt));
   outlines_[target_].push_back(std::move(drawn));
-  steps_[target_].push_back(true);
+  steps_[target_].push_back(Step::Prompt);
+}
+
+bool AiInteraction::markBoxEnd(std::size_t slice) {
+  auto it = prompts_.find(target_);
+  if (it == prompts_.end()) {
+    return false;
+  }
+  for (std::size_t n = 0; n < it->second.size(); ++n) {
+    core::ai::Prompt& p = it->second[n];
+    const int axis = p.sliceAxis();
+    if (p.kind != core::ai::PromptKind::Box || !p.positive || axis < 0) {
+      continue;
+    }
+    const std::size_t own = p.box.lo[std::size_t(axis)];
+    if (slice == own) {
+      return false;
+    }
+    boxEnds_[target_].push_back({n, p.spanLo, p.spanHi});
+    if (slice < own) {
+      p.spanLo = slice;
+    } else {
+      p.spanHi = slice + 1;
+    }
+    steps_[target_].push_back(Step::BoxEnd);
+    return true;
+  }
+  return false;
 }
 
 const std::vector<core::ai::Prompt>& AiInteraction::prompts() const {
@@ -37,7 +64,10 @@ std::string AiInteraction::lastStepName() const {
   if (it == steps_.end() || it->second.empty()) {
     return {};
   }
-  if (!it->second.back()) {
+  if (it->second.back() == Step::BoxEnd) {
+    return "Box end slice";
+  }
+  if (it->second.back() == Step::Click) {
     return clicks().empty()                             ? std::string()
            : clicks().back().kind == ClickKind::Extreme ? "Extreme point"
                                                         : "Click";
@@ -53,7 +83,13 @@ std::string AiInteraction::removeLastStep() {
   if (name.empty() || it == steps_.end()) {
     return {};
   }
-  if (it->second.back()) {
+  if (it->second.back() == Step::BoxEnd) {
+    std::vector<BoxEnd>& ends = boxEnds_[target_];
+    core::ai::Prompt& p = prompts_[target_].at(ends.back().prompt);
+    p.spanLo = ends.back().spanLo;
+    p.spanHi = ends.back().spanHi;
+    ends.pop_back();
+  } else if (it->second.back() == Step::Prompt) {
     prompts_[target_].pop_back();
     outlines_[target_].pop_back();
   } else {
@@ -83,7 +119,7 @@ void AiInteraction::removeLastClick() {
   // The click's own step (the latest click step).
   auto& steps = steps_[target_];
   for (auto s = steps.rbegin(); s != steps.rend(); ++s) {
-    if (!*s) {
+    if (*s == Step::Click) {
       steps.erase(std::next(s).base());
       break;
     }
@@ -95,6 +131,7 @@ void AiInteraction::clearClicks() {
   prompts_.erase(target_);
   outlines_.erase(target_);
   steps_.erase(target_);
+  boxEnds_.erase(target_);
 }
 
 bool AiInteraction::hasPositive() const {
@@ -129,11 +166,14 @@ core::ai::InferRequest AiInteraction::request(const std::string& model, core::Vo
   const std::vector<AiClick>& clicks = this->clicks();
   const std::vector<core::ai::Prompt>& prompts = this->prompts();
   const auto stepsIt = steps_.find(target_);
-  const std::vector<bool> none;
-  const std::vector<bool>& steps = stepsIt == steps_.end() ? none : stepsIt->second;
+  const std::vector<Step> none;
+  const std::vector<Step>& steps = stepsIt == steps_.end() ? none : stepsIt->second;
   std::size_t c = 0, p = 0;
-  for (const bool isPrompt : steps) {
-    if (isPrompt) {
+  for (const Step step : steps) {
+    if (step == Step::BoxEnd) {
+      continue;  // the span is on its box already
+    }
+    if (step == Step::Prompt) {
       if (p < prompts.size()) {
         r.prompts.push_back(prompts[p++]);
       }

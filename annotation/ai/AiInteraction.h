@@ -59,8 +59,13 @@ class AiInteraction {
   const std::vector<core::ai::Prompt>& prompts() const;
   // The outlines of prompts(), in the same order.
   std::vector<DrawnOutline> promptOutlines() const;
-  // Takes back the current target's latest click or prompt; its name for Edit > Undo ("Box
-  // prompt", "Click"), or empty when there was none.
+  // The structure ends on `slice` along the axis of the current target's first positive box
+  // drawn on a slice: that box's span (Prompt::spanLo or spanHi) on that side of its own slice
+  // is set there, as a step of its own ("Box end slice"). False (nothing changed) without such
+  // a box, or on the box's own slice.
+  bool markBoxEnd(std::size_t slice);
+  // Takes back the current target's latest click, prompt or box end; its name for Edit > Undo
+  // ("Box prompt", "Click", "Box end slice"), or empty when there was none.
   std::string removeLastStep();
   // The name the latest step would have in Edit > Undo.
   std::string lastStepName() const;
@@ -90,7 +95,14 @@ class AiInteraction {
   std::map<Target, std::vector<AiClick>> clicks_;
   std::map<Target, std::vector<core::ai::Prompt>> prompts_;
   std::map<Target, std::vector<DrawnOutline>> outlines_;
-  std::map<Target, std::vector<bool>> steps_;  // per step: true = a prompt, false = a click
+  enum class Step { Click, Prompt, BoxEnd };
+  // A box end's step: the prompt it changed and that prompt's span before it.
+  struct BoxEnd {
+    std::size_t prompt = 0;
+    std::optional<std::size_t> spanLo, spanHi;
+  };
+  std::map<Target, std::vector<Step>> steps_;
+  std::map<Target, std::vector<BoxEnd>> boxEnds_;
   std::shared_ptr<core::LabelMap> proposal_;
   core::VoxelBox proposalBox_;
   std::optional<core::VoxelBox> frozen_;

@@ -138,10 +138,10 @@ std::vector<std::size_t> structureCore(const VoxelBox& box, const std::vector<st
   return core;
 }
 
-// The region grown along the slice axis where `fg` reaches its end there and the image goes
-// on (by the region's depth); the same region when it need not grow.
+// The region grown along the slice axis where `fg` reaches its end there, the image goes on and
+// the span leaves that end open (by the region's depth); the same region when it need not grow.
 VoxelBox grownAlongAxis(const std::vector<std::uint8_t>& fg, const RoiGrid& grid, int axis,
-                        const Size3& imageSize) {
+                        const AxisSpan& span, const Size3& imageSize) {
   VoxelBox next = grid.box;
   if (axis < 0) {
     return next;
@@ -154,10 +154,10 @@ VoxelBox grownAlongAxis(const std::vector<std::uint8_t>& fg, const RoiGrid& grid
       continue;
     }
     const std::size_t t = (at / stride) % n[a];
-    if (t == 0 && grid.box.lo[a] > 0) {
+    if (t == 0 && grid.box.lo[a] > 0 && !span.lo) {
       next.lo[a] = grid.box.lo[a] > n[a] ? grid.box.lo[a] - n[a] : 0;
     }
-    if (t + 1 == n[a] && grid.box.hi[a] < imageSize[a]) {
+    if (t + 1 == n[a] && grid.box.hi[a] < imageSize[a] && !span.hi) {
       next.hi[a] = std::min(imageSize[a], grid.box.hi[a] + n[a]);
     }
   }
@@ -167,6 +167,7 @@ VoxelBox grownAlongAxis(const std::vector<std::uint8_t>& fg, const RoiGrid& grid
 }  // namespace
 
 BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& drawn, int sliceAxis,
+                                    const AxisSpan& givenSpan,
                                     const std::vector<GuidanceClick>& clicks,
                                     core::ProgressSink& progress) const {
   const core::ImageGeometry& g = image.geometry();
@@ -174,15 +175,47 @@ BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& d
   if (box.empty()) {
     return {};
   }
-  RoiGrid grid{regionOfInterest(box, sliceAxis, clicks, g), g.spacing};
+  // The span's ends that leave the box's slice inside; a positive click beyond an end moves it
+  // there (the user's later word wins).
+  AxisSpan span;
+  VoxelBox roi = regionOfInterest(box, sliceAxis, clicks, g);
+  const VoxelBox unbounded = roi;
+  if (sliceAxis >= 0) {
+    const std::size_t a = std::size_t(sliceAxis);
+    if (givenSpan.lo && *givenSpan.lo <= box.lo[a]) {
+      span.lo = *givenSpan.lo;
+    }
+    if (givenSpan.hi && *givenSpan.hi > box.lo[a]) {
+      span.hi = std::min(*givenSpan.hi, g.size[a]);
+    }
+    for (const GuidanceClick& c : clicks) {
+      if (c.positive && span.lo && c.voxel[a] < *span.lo) {
+        span.lo = c.voxel[a];
+      }
+      if (c.positive && span.hi && c.voxel[a] >= *span.hi) {
+        span.hi = c.voxel[a] + 1;
+      }
+    }
+    roi.lo[a] = span.lo.value_or(roi.lo[a]);
+    roi.hi[a] = span.hi.value_or(roi.hi[a]);
+  }
+  RoiGrid grid{roi, g.spacing};
   for (int growth = 0;; ++growth) {
     progress.throwIfCancelled();
+    // Intensity changes cost by the contrast of the region the structure would be looked for
+    // in without the span: where the user bounds it must not change how edges weigh.
+    std::vector<float> scale;
+    const bool coarse = coarseFactor(grid.count(), kMaxWorkVoxels) > 1;
+    if (!coarse && grid.box != unbounded &&
+        coarseFactor(RoiGrid{unbounded, g.spacing}.count(), kMaxWorkVoxels) == 1) {
+      scale = smoothedValues(image, RoiGrid{unbounded, g.spacing});
+    }
     std::vector<std::uint8_t> fg =
-        coarseFactor(grid.count(), kMaxWorkVoxels) > 1
-            ? segmentCoarse(image, grid, box, sliceAxis, clicks, progress)
-            : segmentIn(image, grid, box, sliceAxis, clicks, progress);
+        coarse ? segmentCoarse(image, grid, box, sliceAxis, span, clicks, progress)
+               : segmentIn(image, grid, box, sliceAxis, span, scale.empty() ? nullptr : &scale,
+                           clicks, progress);
     const VoxelBox next =
-        growth < kMaxRoiGrowths ? grownAlongAxis(fg, grid, sliceAxis, g.size) : grid.box;
+        growth < kMaxRoiGrowths ? grownAlongAxis(fg, grid, sliceAxis, span, g.size) : grid.box;
     if (next == grid.box) {
       BoxMask out(grid.box);
       out.bits = std::move(fg);
@@ -195,7 +228,8 @@ BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& d
 
 std::vector<std::uint8_t> BoxPromptSegmenter::segmentCoarse(
     const core::Volume& image, const RoiGrid& grid, const VoxelBox& box, int sliceAxis,
-    const std::vector<GuidanceClick>& clicks, core::ProgressSink& progress) const {
+    const AxisSpan& span, const std::vector<GuidanceClick>& clicks,
+    core::ProgressSink& progress) const {
   const std::size_t f = coarseFactor(grid.count(), kMaxWorkVoxels);
   const core::VolumePtr coarse = coarseImage(image, grid.box, f);
   const RoiGrid coarseGrid{VoxelBox::whole(coarse->geometry().size), coarse->geometry().spacing};
@@ -209,7 +243,7 @@ std::vector<std::uint8_t> BoxPromptSegmenter::segmentCoarse(
     coarseClicks.push_back({coarseVoxel(c.voxel, grid.box, f), c.positive});
   }
   const std::vector<std::uint8_t> small =
-      segmentIn(*coarse, coarseGrid, coarseBox, sliceAxis, coarseClicks, progress);
+      segmentIn(*coarse, coarseGrid, coarseBox, sliceAxis, span, nullptr, coarseClicks, progress);
   const Size3 n = grid.extent(), nc = coarseGrid.extent();
   std::vector<std::uint8_t> fg(grid.count(), 0);
   for (std::size_t z = 0, at = 0; z < n[2]; ++z) {
@@ -227,7 +261,8 @@ std::vector<std::uint8_t> BoxPromptSegmenter::segmentCoarse(
 
 std::vector<std::uint8_t> BoxPromptSegmenter::segmentIn(const core::Volume& image,
                                                         const RoiGrid& grid, const VoxelBox& box,
-                                                        int sliceAxis,
+                                                        int sliceAxis, const AxisSpan& span,
+                                                        const std::vector<float>* scale,
                                                         const std::vector<GuidanceClick>& clicks,
                                                         core::ProgressSink& progress) const {
   const BoxPromptOptions& o = options_;
@@ -235,7 +270,7 @@ std::vector<std::uint8_t> BoxPromptSegmenter::segmentIn(const core::Volume& imag
 
   std::vector<std::size_t> inBox, ring;
   boxAndRing(box, sliceAxis, std::size_t(o.ringWidth), grid, inBox, ring);
-  TissueLikelihood tissue(values);
+  TissueLikelihood tissue(scale != nullptr ? *scale : values);
   for (const std::size_t at : inBox) {
     tissue.add(true, values[at], 1.0);
   }
@@ -255,7 +290,10 @@ std::vector<std::uint8_t> BoxPromptSegmenter::segmentIn(const core::Volume& imag
   setup.clickReach =
       std::max(o.clickReach, o.clickReachPerSide * acrossMm(box, sliceAxis, grid.spacing));
   if (sliceAxis >= 0) {
+    // Toward an end the user gave, the structure goes as far as that end at no extra cost.
     setup.axis = sliceAxis;
+    setup.axisFreeBelow = span.lo.has_value();
+    setup.axisFreeAbove = span.hi.has_value();
     setup.axisSlice = box.lo[std::size_t(sliceAxis)] - grid.box.lo[std::size_t(sliceAxis)];
     setup.axisReachMm = std::max(1.0, o.axisReach * acrossMm(box, sliceAxis, grid.spacing));
   }

@@ -20,6 +20,8 @@
 // with atlas labels drawn on it (docs/ai-engine.md, "Prompts").
 #include <vector>
 
+#include <optional>
+
 #include "annotation/engine/BoxPromptOptions.h"
 #include "annotation/engine/Clicks.h"
 #include "annotation/engine/RoiGrid.h"
@@ -28,6 +30,13 @@
 #include "core/model/Volume.h"
 
 namespace delineate::annotation {
+
+// The slices along a 2-D box's axis that the structure spans, as far as the user said: its
+// first slice `lo` and one past its last `hi`, each given or not.
+struct AxisSpan {
+  std::optional<std::size_t> lo;
+  std::optional<std::size_t> hi;
+};
 
 class BoxPromptSegmenter {
  public:
@@ -38,18 +47,31 @@ class BoxPromptSegmenter {
   // The structure on the image grid (empty when the box lies outside the image). Throws
   // core::CancelledError when cancelled.
   BoxMask segment(const core::Volume& image, const core::VoxelBox& box, int sliceAxis,
-                  const std::vector<GuidanceClick>& clicks, core::ProgressSink& progress) const;
+                  const std::vector<GuidanceClick>& clicks, core::ProgressSink& progress) const {
+    return segment(image, box, sliceAxis, {}, clicks, progress);
+  }
+  // The same for a box drawn on a slice with what the user said of its span along its axis:
+  // the structure lies on no slice before span.lo or from span.hi on, and reaches toward a
+  // given end at no extra cost. An end that would leave out the box's slice is not used; a
+  // positive click beyond an end moves it to the click.
+  BoxMask segment(const core::Volume& image, const core::VoxelBox& box, int sliceAxis,
+                  const AxisSpan& span, const std::vector<GuidanceClick>& clicks,
+                  core::ProgressSink& progress) const;
 
  private:
-  // One competition over `grid`: the structure's voxels as a work array of the grid.
+  // One competition over `grid` (which ends where the span does): the structure's voxels as a
+  // work array of the grid. `scale`: the values whose spread sets the contrast unit (null: the
+  // grid's own).
   std::vector<std::uint8_t> segmentIn(const core::Volume& image, const RoiGrid& grid,
                                       const core::VoxelBox& box, int sliceAxis,
+                                      const AxisSpan& span, const std::vector<float>* scale,
                                       const std::vector<GuidanceClick>& clicks,
                                       core::ProgressSink& progress) const;
 
   // The same on blocks of voxels averaged, for a large region; the answer on `grid`.
   std::vector<std::uint8_t> segmentCoarse(const core::Volume& image, const RoiGrid& grid,
                                           const core::VoxelBox& box, int sliceAxis,
+                                          const AxisSpan& span,
                                           const std::vector<GuidanceClick>& clicks,
                                           core::ProgressSink& progress) const;
 

@@ -177,6 +177,27 @@ BoxMask maskOfLabel(const core::Volume& labels, std::uint16_t label) {
   return all.shrunkToContent();
 }
 
+namespace {
+
+// The structure's tight rectangle on slice `at` along `axis`.
+core::VoxelBox sliceBox(const BoxMask& truth, int axis, std::size_t slice) {
+  const core::VoxelBox& b = truth.box;
+  core::VoxelBox out;
+  for (std::size_t k = b.lo[2]; k < b.hi[2]; ++k) {
+    for (std::size_t j = b.lo[1]; j < b.hi[1]; ++j) {
+      for (std::size_t i = b.lo[0]; i < b.hi[0]; ++i) {
+        const std::size_t at[3] = {i, j, k};
+        if (at[axis] == slice && truth.at(i, j, k)) {
+          out.include(i, j, k);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 core::VoxelBox largestSliceBox(const BoxMask& truth, int axis) {
   const core::VoxelBox& b = truth.box;
   const std::size_t a = std::size_t(axis);
@@ -189,23 +210,22 @@ core::VoxelBox largestSliceBox(const BoxMask& truth, int axis) {
       }
     }
   }
-  core::VoxelBox out;
   if (perSlice.empty()) {
-    return out;
+    return {};
   }
-  const std::size_t best =
-      b.lo[a] + std::size_t(std::max_element(perSlice.begin(), perSlice.end()) - perSlice.begin());
-  for (std::size_t k = b.lo[2]; k < b.hi[2]; ++k) {
-    for (std::size_t j = b.lo[1]; j < b.hi[1]; ++j) {
-      for (std::size_t i = b.lo[0]; i < b.hi[0]; ++i) {
-        const std::size_t at[3] = {i, j, k};
-        if (at[a] == best && truth.at(i, j, k)) {
-          out.include(i, j, k);
-        }
-      }
-    }
+  return sliceBox(
+      truth, axis,
+      b.lo[a] + std::size_t(std::max_element(perSlice.begin(), perSlice.end()) - perSlice.begin()));
+}
+
+core::VoxelBox middleSliceBox(const BoxMask& truth, int axis) {
+  const BoxMask tight = truth.shrunkToContent();
+  if (tight.none()) {
+    return {};
   }
-  return out;
+  const std::size_t a = std::size_t(axis);
+  const core::VoxelBox out = sliceBox(tight, axis, (tight.box.lo[a] + tight.box.hi[a] - 1) / 2);
+  return out.empty() ? largestSliceBox(tight, axis) : out;
 }
 
 ClickSimulator::ClickSimulator(BoxMask truth, const core::Vec3& spacing,

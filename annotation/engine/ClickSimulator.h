@@ -49,6 +49,11 @@ BoxMask maskOfLabel(const core::Volume& labels, std::uint16_t label);
 // on its largest slice along `axis` (one voxel thick along it). Empty for an empty truth.
 core::VoxelBox largestSliceBox(const BoxMask& truth, int axis);
 
+// The CVPR 2025 challenge's box: the structure's tight 2-D box on the middle slice of its
+// extent along `axis` (on its largest slice when the middle one holds none of it); the span,
+// the top and bottom slice, is the truth's box along `axis`. Empty for an empty truth.
+core::VoxelBox middleSliceBox(const BoxMask& truth, int axis);
+
 class ClickSimulator {
  public:
   // `truth`: the structure's true voxels (any box on the volume grid); `spacing` in mm, for the

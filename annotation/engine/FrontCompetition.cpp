@@ -79,6 +79,8 @@ std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
     competition.axis = setup.axis;
     competition.axisSlice = setup.axisSlice;
     competition.axisReachMm = setup.axisReachMm;
+    competition.axisFreeBelow = setup.axisFreeBelow;
+    competition.axisFreeAbove = setup.axisFreeAbove;
     competition.axisWeight = o.axisWeight;
   }
   const std::size_t structure = competition.addFront(true);

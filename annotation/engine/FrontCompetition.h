@@ -31,6 +31,8 @@ struct FrontSetup {
   int axis = -1;
   std::size_t axisSlice = 0;
   double axisReachMm = 1;
+  bool axisFreeBelow = false;  // no extra cost before axisSlice
+  bool axisFreeAbove = false;  // nor after it
   double clickReach = 30;
 };
 

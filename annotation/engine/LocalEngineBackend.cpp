@@ -84,6 +84,7 @@ core::ai::BackendCapabilities LocalEngineBackend::capabilities() const {
   c.promptKinds = {core::ai::PromptKind::Point, core::ai::PromptKind::Box,
                    core::ai::PromptKind::Scribble, core::ai::PromptKind::Lasso};
   c.initialMasks = true;
+  c.boxSpans = true;
   return c;
 }
 

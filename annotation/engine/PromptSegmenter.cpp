@@ -196,6 +196,7 @@ BoxMask PromptSegmenter::segment(const core::Volume& image, const std::vector<Pr
       }
     }
     result = boxes_.segment(image, firstBox->box, firstBox->sliceAxis(),
+                            AxisSpan{firstBox->spanLo, firstBox->spanHi},
                             guidanceOf(rest, size).clicks, progress);
   } else {
     result = clicks_.segment(image, guidanceOf(prompts, size), progress);

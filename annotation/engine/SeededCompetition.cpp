@@ -48,6 +48,9 @@ std::vector<std::uint16_t> SeededCompetition::owners(core::ProgressSink& progres
   if (axis >= 0 && axisWeight > 0) {
     const double mm = grid_.spacing[std::size_t(axis)];
     for (std::size_t t = 0; t < axisExtra.size(); ++t) {
+      if ((t < axisSlice && axisFreeBelow) || (t > axisSlice && axisFreeAbove)) {
+        continue;
+      }
       const double off = double(t > axisSlice ? t - axisSlice : axisSlice - t) * mm;
       axisExtra[t] = off > axisReachMm ? float(axisWeight * (off - axisReachMm) / axisReachMm) : 0;
     }

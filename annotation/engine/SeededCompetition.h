@@ -45,6 +45,9 @@ class SeededCompetition {
   std::size_t axisSlice = 0;
   double axisReachMm = 1;
   double axisWeight = 0;
+  // No extra cost on the slices before axisSlice, or after it (the user gave that end).
+  bool axisFreeBelow = false;
+  bool axisFreeAbove = false;
 
   // A new front of the structure (`structure`) or of its surroundings; with `tissueValue`, a
   // click's front that follows that value. Returns its number for seed().

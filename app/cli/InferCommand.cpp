@@ -28,9 +28,9 @@ constexpr const char* kInferUsage =
     "usage: delineate-cli infer --server URL --model NAME --image FILE|DICOM_DIR\n"
     "                           [--fg i,j,k ...] [--bg i,j,k ...] [--extreme i,j,k x6]\n"
     "                           [--point i,j,k[,-] ...] [--box i0,j0,k0,i1,j1,k1[,-] ...]\n"
-    "                           [--scribble MASK[,-] ...] [--lasso MASK[,-] ...]\n"
-    "                           [--initial MASK] [--label NAME]\n"
-    "                           [--api monai|aiaa|nninteractive]\n"
+    "                           [--span FIRST,LAST] [--scribble MASK[,-] ...]\n"
+    "                           [--lasso MASK[,-] ...] [--initial MASK] [--label NAME]\n"
+    "                           [--api monai|aiaa|nninteractive|builtin]\n"
     "                           [--api-key KEY]\n"
     "                           [--session] [--image-id ID] [--token TOKEN] [--ca CA.pem]\n"
     "                           [--user NAME [--password-file FILE]] [--allow-burned-in]\n"
@@ -46,7 +46,12 @@ constexpr const char* kInferUsage =
     "  (a click; ',-' makes it negative), --box (corner voxels, both inside the box; a box one\n"
     "  voxel thick along an axis is drawn on that slice), --scribble and --lasso (a label image\n"
     "  on the image's grid whose non-zero voxels are the stroke, or the filled outline, usually\n"
-    "  on one slice). Boxes, scribbles and lassos need a backend that takes them; others are\n"
+    "  on one slice). --span gives the first and last slice the structure reaches along the\n"
+    "  axis of the --box before it, drawn on one slice (either may be left out: '40,' or\n"
+    "  ',57'); the CVPR 2025 challenge's box is its middle slice with both. Only the built-in\n"
+    "  engine uses it (--api builtin, which runs here: no --server); the servers' protocols\n"
+    "  have no field for it, so it is left out with a note.\n"
+    "  Boxes, scribbles and lassos need a backend that takes them; others are\n"
     "  refused naming the server and the prompt kind. --initial refines a structure you have\n"
     "  (a label image on the image's grid, non-zero = the structure) instead of starting from\n"
     "  nothing: nnInteractive takes it as its initial segmentation; the prompts correct it.\n"
@@ -85,6 +90,34 @@ bool parseBox(const std::string& text, core::ai::Prompt& out) {
     out.box.lo[a] = static_cast<std::size_t>(std::min(v[a], v[a + 3]));
     out.box.hi[a] = static_cast<std::size_t>(std::max(v[a], v[a + 3])) + 1;
   }
+  return true;
+}
+
+// "FIRST,LAST", "FIRST," or ",LAST": the slices along `box`'s axis the structure reaches,
+// which must hold the box's own slice.
+bool parseSpan(const std::string& text, core::ai::Prompt& box) {
+  const std::size_t comma = text.find(',');
+  if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) {
+    return false;
+  }
+  const std::size_t slice = box.box.lo[std::size_t(box.sliceAxis())];
+  const auto number = [](const std::string& t, std::optional<std::size_t>& out) {
+    if (t.empty()) {
+      return true;
+    }
+    if (t.find_first_not_of("0123456789") != std::string::npos || t.size() > 9) {
+      return false;
+    }
+    out = std::size_t(std::stoul(t));
+    return true;
+  };
+  std::optional<std::size_t> first, last;
+  if (!number(text.substr(0, comma), first) || !number(text.substr(comma + 1), last) ||
+      (!first && !last) || (first && *first > slice) || (last && *last < slice)) {
+    return false;
+  }
+  box.spanLo = first;
+  box.spanHi = last ? std::optional<std::size_t>(*last + 1) : std::nullopt;
   return true;
 }
 
@@ -231,6 +264,23 @@ int runInfer(const Args& args) {
         return 2;
       }
       order.emplace_back(p);
+    } else if (a == "--span") {
+      const std::string text = args[++i];
+      core::ai::Prompt* box = nullptr;
+      for (auto it = order.rbegin(); it != order.rend() && box == nullptr; ++it) {
+        core::ai::Prompt* p = std::get_if<core::ai::Prompt>(&*it);
+        if (p != nullptr && p->kind == core::ai::PromptKind::Box) {
+          box = p;
+        }
+      }
+      if (box == nullptr || box->sliceAxis() < 0 || !parseSpan(text, *box)) {
+        std::fprintf(stderr,
+                     "delineate-cli infer: --span needs FIRST,LAST (slice indices, either may be "
+                     "left out, first <= the box's slice <= last) after a --box drawn on one "
+                     "slice, not '%s'\n",
+                     text.c_str());
+        return 2;
+      }
     } else if (a == "--scribble" || a == "--lasso") {
       maskFiles.emplace_back(
           a == "--scribble" ? core::ai::PromptKind::Scribble : core::ai::PromptKind::Lasso,
@@ -258,8 +308,9 @@ int runInfer(const Args& args) {
   if (chosenKind != nullptr && request.model.empty()) {
     request.model = chosenKind->defaultModel;
   }
-  if (config.url.empty() || request.model.empty() || image.empty() || out.empty() ||
-      chosenKind == nullptr || kind == "builtin") {
+  // The built-in engine runs here, without a server.
+  if ((config.url.empty() && kind != "builtin") || request.model.empty() || image.empty() ||
+      out.empty() || chosenKind == nullptr) {
     std::fputs(kInferUsage, stderr);
     return 2;
   }
@@ -317,7 +368,15 @@ int runInfer(const Args& args) {
     // A backend that takes no point prompts gets points as foreground/background clicks; other
     // prompts it does not take are refused, naming the model and the prompt kind.
     std::vector<core::ai::Prompt> prompts;
-    for (const core::ai::Prompt& p : request.prompts) {
+    for (core::ai::Prompt p : request.prompts) {
+      if ((p.spanLo || p.spanHi) && !caps.boxSpans) {
+        std::fprintf(stderr,
+                     "delineate-cli infer: note: %s (%s) has no field for a box's span; the box "
+                     "goes without --span\n",
+                     config.url.c_str(), api.c_str());
+        p.spanLo.reset();
+        p.spanHi.reset();
+      }
       if (caps.takes(p.kind)) {
         prompts.push_back(p);
       } else if (p.kind == core::ai::PromptKind::Point) {
@@ -333,7 +392,9 @@ int runInfer(const Args& args) {
       }
     }
     request.prompts = std::move(prompts);
-    return writeResult(backend->infer(request, progress), config.url, request.model, out);
+    return writeResult(backend->infer(request, progress),
+                       config.url.empty() ? std::string("built-in engine") : config.url,
+                       request.model, out);
   } catch (const core::deid::HeldBackError& e) {
     std::fprintf(stderr,
                  "delineate-cli infer: %s\n  --allow-burned-in sends it anyway: only to a server "

@@ -235,6 +235,8 @@ void MainWindow::createActions() {
   });
 
   QMenu* aiMenu = menuBar()->addMenu(tr("A&I"));
+  editing_->populateAiMenu(aiMenu);
+  aiMenu->addSeparator();
   annotatorLoop_->populateMenu(aiMenu);
   aiMenu->addSeparator();
   upload_->populateMenu(aiMenu);

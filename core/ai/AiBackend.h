@@ -60,6 +60,7 @@ struct BackendCapabilities {
   bool sessions = false;                // the image is sent once and kept by the server
   bool training = false;
   bool datastore = false;
+  bool boxSpans = false;  // a 2-D box's span along its axis (Prompt::spanLo, spanHi) is used
 
   bool takes(PromptKind kind) const;
 };

@@ -8,7 +8,7 @@ BackendKind builtinEngineKind() {
   BackendKind k;
   k.kind = "builtin";
   k.displayName = "Built-in engine";
-  k.defaultModel = "";
+  k.defaultModel = annotation::LocalEngineBackend::kClickModel;
   k.create = [](const BackendSettings&) -> std::shared_ptr<core::ai::AiBackend> {
     return std::make_shared<annotation::LocalEngineBackend>();
   };

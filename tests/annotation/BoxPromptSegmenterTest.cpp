@@ -1,8 +1,8 @@
 // The built-in engine's answer to a box and the clicks after it (annotation/engine/
 // BoxPromptSegmenter): a tight box drawn on the axial, coronal or sagittal slice finds the whole
 // structure and not its touching twin of the same tissue; clicks from the simulated user only
-// ever improve it; a negative click changes only what lies near it; a box outside the image,
-// cancellation, determinism.
+// ever improve it; a negative click changes only what lies near it; the slices the user says
+// the structure spans bound it; a box outside the image, cancellation, determinism.
 #include "annotation/engine/BoxPromptSegmenter.h"
 
 #include <gtest/gtest.h>
@@ -132,6 +132,61 @@ TEST(BoxPromptSegmenter, ANegativeClickChangesOnlyWhatLiesNearIt) {
   }
   ASSERT_GT(total, 0u);
   EXPECT_GT(double(same) / double(total), 0.95);
+}
+
+// A tube of the structure's tissue along z (k 6..45) of which the structure is the part on
+// slices 16..35 only: nothing in the image says where it ends.
+bool inTube(long i, long j, long k) {
+  return k >= 6 && k < 46 && inEllipsoid(i, j, 0, 30, 30, 0, 8, 6, 1);
+}
+
+TEST(BoxPromptSegmenter, TheSlicesTheUserSaysTheStructureSpansBoundIt) {
+  const core::Size3 size{60, 60, 52};
+  const core::VolumePtr image =
+      imageOf(annotation::testing::grid(size), [](long i, long j, long k) {
+        return (inTube(i, j, k) ? 120.0 : 80.0) + 6 * voxelNoise(i, j, k, 2);
+      });
+  const BoxMask truth = maskOf(core::VoxelBox::whole(size), [](long i, long j, long k) {
+                          return inTube(i, j, k) && k >= 16 && k < 36;
+                        }).shrunkToContent();
+  // The challenge's box: the middle slice (25) with the top and bottom slice.
+  const core::VoxelBox box = middleSliceBox(truth, 2);
+  ASSERT_EQ(box.lo[2], 25u);
+  const BoxPromptSegmenter segmenter;
+  core::NullProgress progress;
+  const auto slicesOutside = [](const BoxMask& m, std::size_t lo, std::size_t hi) {
+    std::size_t n = 0;
+    for (std::size_t k = m.box.lo[2]; k < m.box.hi[2]; ++k) {
+      for (std::size_t j = m.box.lo[1]; j < m.box.hi[1]; ++j) {
+        for (std::size_t i = m.box.lo[0]; i < m.box.hi[0]; ++i) {
+          n += m.at(i, j, k) && (k < lo || k >= hi);
+        }
+      }
+    }
+    return n;
+  };
+  // Without a span the tube is followed past the structure's ends.
+  const BoxMask open = segmenter.segment(*image, box, 2, {}, progress);
+  EXPECT_GT(slicesOutside(open, 16, 36), 0u);
+  // With both ends it keeps to them and finds all of it in between.
+  const BoxMask spanned = segmenter.segment(*image, box, 2, AxisSpan{16, 36}, {}, progress);
+  EXPECT_EQ(slicesOutside(spanned, 16, 36), 0u);
+  EXPECT_GT(dice(truth, spanned), 0.9);
+  EXPECT_GT(dice(truth, spanned), dice(truth, open) + 0.05);
+  EXPECT_EQ(spanned.box.lo[2], 16u);
+  EXPECT_EQ(spanned.box.hi[2], 36u);
+  // One end given: that side is bounded, the other as before.
+  const BoxMask below = segmenter.segment(*image, box, 2, AxisSpan{16, std::nullopt}, {}, progress);
+  EXPECT_EQ(slicesOutside(below, 16, 100), 0u);
+  EXPECT_EQ(below.box.lo[2], 16u);
+  // An end that leaves out the box's own slice is not used.
+  const BoxMask wrong = segmenter.segment(*image, box, 2, AxisSpan{30, 36}, {}, progress);
+  EXPECT_LT(wrong.box.lo[2], 25u);
+  // A positive click past an end moves the end there: the user's later word wins.
+  const BoxMask clicked =
+      segmenter.segment(*image, box, 2, AxisSpan{16, 36}, {{{30, 30, 40}, true}}, progress);
+  EXPECT_TRUE(clicked.contains(30, 30, 40) && clicked.at(30, 30, 40));
+  EXPECT_EQ(slicesOutside(clicked, 16, 41), 0u);
 }
 
 TEST(BoxPromptSegmenter, ABoxOutsideTheImageGivesNothingAndCancellingStops) {

@@ -178,3 +178,42 @@ TEST(AiInteraction, ClicksAndPromptsAreOneListOfStepsTakenBackInOrder) {
   EXPECT_EQ(ai.removeLastStep(), "");
   EXPECT_TRUE(ai.request("m", nullptr, "").prompts.empty());
 }
+
+TEST(AiInteraction, TheSlicesWhereTheBoxedStructureEndsAreStepsOfTheirOwn) {
+  const core::ImageGeometry g = shapesGrid();
+  AiInteraction ai;
+  core::LabelMap map("m", g);
+  ai.setTarget({&map, 1});
+  // No box yet: nothing to mark.
+  EXPECT_FALSE(ai.markBoxEnd(2));
+  ai.addPrompt(*boxPrompt(g, at(g, 2, 2, 5), at(g, 8, 8, 5), {0, 0, 1}, false));
+  EXPECT_FALSE(ai.markBoxEnd(2));  // a negative box has no span
+  ai.addPrompt(*boxPrompt(g, at(g, 2, 2, 5), at(g, 8, 8, 5), {0, 0, 1}, true));
+  EXPECT_FALSE(ai.markBoxEnd(5));  // the box's own slice
+  ASSERT_TRUE(ai.markBoxEnd(2));
+  ASSERT_TRUE(ai.addClick(g, at(g, 4, 4, 5), ClickKind::Positive));
+  ASSERT_TRUE(ai.markBoxEnd(8));
+  EXPECT_EQ(ai.lastStepName(), "Box end slice");
+  core::ai::InferRequest r = ai.request("m", nullptr, "Liver", true);
+  ASSERT_EQ(r.prompts.size(), 3u);  // the marks add no prompt: they change the box
+  EXPECT_EQ(r.prompts[1].spanLo, 2u);
+  EXPECT_EQ(r.prompts[1].spanHi, 9u);
+  EXPECT_FALSE(r.prompts[0].spanLo);
+  // A second mark on the same side moves that end; undo puts the first back.
+  ASSERT_TRUE(ai.markBoxEnd(7));
+  EXPECT_EQ(ai.request("m", nullptr, "").prompts[1].spanHi, 8u);
+  EXPECT_EQ(ai.removeLastStep(), "Box end slice");
+  EXPECT_EQ(ai.request("m", nullptr, "").prompts[1].spanHi, 9u);
+  EXPECT_EQ(ai.removeLastStep(), "Box end slice");
+  r = ai.request("m", nullptr, "");
+  EXPECT_EQ(r.prompts[1].spanLo, 2u);
+  EXPECT_FALSE(r.prompts[1].spanHi);
+  EXPECT_EQ(ai.removeLastStep(), "Click");
+  EXPECT_EQ(ai.removeLastStep(), "Box end slice");
+  EXPECT_FALSE(ai.request("m", nullptr, "").prompts[1].spanLo);
+  EXPECT_EQ(ai.removeLastStep(), "Box prompt");
+  // Another segment has its own box and marks.
+  core::LabelMap other("o", g);
+  ai.setTarget({&other, 1});
+  EXPECT_FALSE(ai.markBoxEnd(2));
+}

@@ -352,3 +352,51 @@ TEST(ServerProcess, CliInferSpeaksNnInteractiveWithPointsBoxesAndLassos) {
   EXPECT_NE(monai.find("does not refine"), std::string::npos) << monai;
   EXPECT_EQ(server.stop(), 0);
 }
+
+// `infer --api builtin` runs the built-in engine here, without a server; --span gives the
+// slices the boxed structure spans, which only the built-in engine uses: a server's protocol has
+// no field for it, so it is left out with a note.
+TEST(ServerProcess, CliInferRunsTheBuiltInEngineHereAndBoundsItByTheBoxsSpan) {
+  test::TempDir dir;
+  const test::BallImage ball({32, 13, 10}, 7.0);  // slices 6..14
+  core::writeVolumeFile(*ball.image, dir / "ball.nii.gz");
+  const std::string out = (dir / "out.nii.gz").string();
+  const std::string base = std::string(DELINEATE_CLI) + " infer --image " +
+                           (dir / "ball.nii.gz").string() + " --out " + out +
+                           " --box 23,4,10,41,22,10";
+  const auto slices = [&] {
+    const core::LabelMap got = core::readLabelMapFiles(out, &ball.image->geometry());
+    std::size_t lo = 99, hi = 0;
+    for (std::size_t n = 0; n < got.voxelCount(); ++n) {
+      if (got.data()[n] != 0) {
+        lo = std::min(lo, n / (48 * 44));
+        hi = std::max(hi, n / (48 * 44));
+      }
+    }
+    return std::pair{lo, hi};
+  };
+  const auto [whole, rc] = run(base + " --api builtin 2>&1");
+  ASSERT_EQ(rc, 0) << whole;
+  EXPECT_EQ(slices(), (std::pair<std::size_t, std::size_t>{6, 14}));
+  const auto [spanned, rc2] = run(base + " --api builtin --span 8,12 2>&1");
+  ASSERT_EQ(rc2, 0) << spanned;
+  EXPECT_EQ(slices(), (std::pair<std::size_t, std::size_t>{8, 12}));
+  const auto [oneEnd, rc3] = run(base + " --api builtin --span ,11 2>&1");
+  ASSERT_EQ(rc3, 0) << oneEnd;
+  EXPECT_EQ(slices(), (std::pair<std::size_t, std::size_t>{6, 11}));
+  // A span that leaves out the box's slice, or one without a box before it, is refused.
+  const auto [wrong, rc4] = run(base + " --api builtin --span 11,12 2>&1");
+  EXPECT_EQ(rc4, 2);
+  EXPECT_NE(wrong.find("--span needs FIRST,LAST"), std::string::npos) << wrong;
+  const auto [alone, rc5] =
+      run(std::string(DELINEATE_CLI) + " infer --api builtin --span 8,12 " + "--image " +
+          (dir / "ball.nii.gz").string() + " --out " + out + " 2>&1");
+  EXPECT_EQ(rc5, 2);
+  // Over nnInteractive the box goes without it, with a note.
+  RunningServer server(dir / "store", {"--api-key", "k3y"});
+  const auto [nn, rc6] = run("NN_INTERACTIVE_API_KEY=k3y " + base +
+                             " --api nninteractive --span 8,12 --server " + server.url() + " 2>&1");
+  ASSERT_EQ(rc6, 0) << nn;
+  EXPECT_NE(nn.find("has no field for a box's span"), std::string::npos) << nn;
+  EXPECT_EQ(server.stop(), 0);
+}

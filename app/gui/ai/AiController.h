@@ -126,6 +126,11 @@ class AiController : public QObject {
   // when the backend does not take it; else recorded for the active segment as one undo step,
   // shown until accepted, and run. False when refused.
   bool prompt(core::ai::Prompt prompt, annotation::AiInteraction::DrawnOutline drawn);
+  // The structure ends on the slice through `cursor` (world LPS mm) along the axis of the
+  // active segment's first box drawn on a slice (AiInteraction::markBoxEnd), as one undo step
+  // ("Box end slice"), then run. Refused with a message (false) on a backend that does not use
+  // a box's span, without such a box, or on the box's own slice.
+  bool markBoxEnd(const core::Vec3& cursor);
   // Servers whose kind takes a static API key (nnInteractive): kept in the keychain per URL and
   // handed to the backend; empty forgets it.
   static bool usesApiKey(const QString& kind);
@@ -195,8 +200,9 @@ class AiController : public QObject {
   static Backend builtinEngine();
   void needSignIn(int index, const QString& reason);
   void updateMarkers();
-  // The undo entry of the step just added (its name: "Box prompt", "Click").
-  void pushStep();
+  // The undo entry of the step just added (its name: "Box prompt", "Click", "Box end slice";
+  // `boxEnd`: the slice of a box end, which redo marks again).
+  void pushStep(std::optional<std::size_t> boxEnd = std::nullopt);
   void showProposal();
   // Shows a result of the current backend as the proposal.
   void runJob(const QString& title, std::function<core::ai::InferResult(core::ProgressSink&)> work);

@@ -1,11 +1,14 @@
 // The AI controller's clicks and prompts as steps: boxes, scribbles and lassos recorded and
 // refused, each step an undo entry, taken back (by the server where it can), and drawn on the
 // slices; and the API keys of servers that use one (kept in the keychain).
+#include <algorithm>
+
 #include "annotation/ai/AiStepCommand.h"
 #include "app/gui/ai/AiController.h"
 #include "app/gui/editing/EditSession.h"
 #include "app/gui/pacs/KeychainSecrets.h"
 #include "app/gui/shell/JobRunner.h"
+#include "core/ai/ClickIndex.h"
 #include "core/document/Document.h"
 #include "viewers/MarkerState.h"
 
@@ -49,7 +52,50 @@ bool AiController::prompt(core::ai::Prompt p, annotation::AiInteraction::DrawnOu
   return true;
 }
 
-void AiController::pushStep() {
+bool AiController::markBoxEnd(const core::Vec3& cursor) {
+  const core::VolumePtr image = session_->image();
+  const Backend& chosen = backends_[static_cast<std::size_t>(current_)];
+  if (!image || !chosen.backend) {
+    return false;
+  }
+  if (!chosen.backend->capabilities().boxSpans) {
+    Q_EMIT failed(tr("%1 does not take a box's end slices (model %2); the built-in engine does")
+                      .arg(chosen.name, model_));
+    return false;
+  }
+  const auto& prompts = interaction_.prompts();
+  const auto box = std::find_if(prompts.begin(), prompts.end(), [](const core::ai::Prompt& p) {
+    return p.kind == core::ai::PromptKind::Box && p.positive && p.sliceAxis() >= 0;
+  });
+  if (box == prompts.end()) {
+    Q_EMIT failed(
+        tr("Draw an AI box (D) round the structure on one slice first; then, on the "
+           "slice where it ends, press T"));
+    return false;
+  }
+  const std::optional<core::ai::VoxelIndex> at =
+      core::ai::clickIndexInside(image->geometry(), cursor);
+  const std::size_t axis = std::size_t(box->sliceAxis());
+  if (!at || !interaction_.markBoxEnd(std::size_t((*at)[axis]))) {
+    Q_EMIT failed(
+        tr("The box is drawn on this slice: move to the slice where the structure "
+           "ends, then press T"));
+    return false;
+  }
+  pushStep(std::size_t((*at)[axis]));
+  const auto end = [](const std::optional<std::size_t>& slice, std::size_t offset) {
+    return slice ? QString::number(*slice - offset) : QStringLiteral("?");
+  };
+  Q_EMIT session_->statusMessage(tr("AI box: the structure spans slices %1 to %2")
+                                     .arg(end(box->spanLo, 0), end(box->spanHi, 1)));
+  updateMarkers();
+  if (runOnClick_ && readyToRun()) {
+    run();
+  }
+  return true;
+}
+
+void AiController::pushStep(std::optional<std::size_t> boxEnd) {
   const std::string name = interaction_.lastStepName();
   // What redo puts back: the step as it is now.
   const annotation::AiInteraction::Target target = interaction_.target();
@@ -58,7 +104,7 @@ void AiController::pushStep() {
   annotation::AiInteraction::DrawnOutline outline;
   if (name == "Click" || name == "Extreme point") {
     click = interaction_.clicks().back();
-  } else {
+  } else if (!boxEnd) {
     prompt = interaction_.prompts().back();
     outline = interaction_.promptOutlines().back();
   }
@@ -79,13 +125,15 @@ void AiController::pushStep() {
         }
         takeBackLastStep();
       },
-      [this, alive, target, click, prompt, outline] {
+      [this, alive, target, click, prompt, outline, boxEnd] {
         const core::VolumePtr image = session_->image();
         if (alive.expired() || !image || interaction_.target() != target) {
           return;
         }
         if (click) {
           interaction_.addClick(image->geometry(), click->world, click->kind);
+        } else if (boxEnd) {
+          interaction_.markBoxEnd(*boxEnd);
         } else {
           interaction_.addPrompt(*prompt, outline);
         }
@@ -141,7 +189,36 @@ void AiController::updateMarkers() {
         interaction_.prompts()[n].positive ? viewers::Marker::Positive : viewers::Marker::Negative;
     m.outline = outlines[n].points;
     m.closed = outlines[n].closed;
-    shown.push_back(std::move(m));
+    shown.push_back(m);
+    // A box's end slices: its rectangle again on each.
+    const core::ai::Prompt& p = interaction_.prompts()[n];
+    const core::VolumePtr image = session_->image();
+    if (p.kind != core::ai::PromptKind::Box || p.sliceAxis() < 0 || !image) {
+      continue;
+    }
+    const std::size_t axis = std::size_t(p.sliceAxis());
+    for (const std::optional<std::size_t> end :
+         {p.spanLo, p.spanHi ? std::optional<std::size_t>(*p.spanHi - 1) : std::nullopt}) {
+      if (!end) {
+        continue;
+      }
+      core::Vec3 step{0, 0, 0};
+      step[axis] = double(*end) - double(p.box.lo[axis]);
+      const core::Vec3 to = image->geometry().indexToWorld(step);
+      const core::Vec3 from = image->geometry().indexToWorld({0, 0, 0});
+      const auto moved = [&](core::Vec3 point) {
+        for (std::size_t a = 0; a < 3; ++a) {
+          point[a] += to[a] - from[a];
+        }
+        return point;
+      };
+      viewers::Marker atEnd = m;
+      atEnd.world = moved(m.world);
+      for (core::Vec3& point : atEnd.outline) {
+        point = moved(point);
+      }
+      shown.push_back(std::move(atEnd));
+    }
   }
   markers_->setMarkers(std::move(shown));
 }

@@ -75,7 +75,8 @@ AiDock::AiDock(AiController* ai, bool interactive, QWidget* parent)
   auto* hint = new QLabel(
       tr("<b>AI clicks</b> (A): click inside the structure, Shift+click outside it. <b>AI "
          "box</b> (D), <b>scribble</b> (S), <b>lasso</b> (O): draw on any slice, Shift for "
-         "outside. Ctrl+Z takes back the last one."),
+         "outside; T on the slice where the boxed structure ends (built-in engine). Ctrl+Z "
+         "takes back the last one."),
       this);
   hint->setObjectName(QStringLiteral("aiHint"));
   hint->setWordWrap(true);

@@ -94,6 +94,10 @@ EditingFeature::EditingFeature(QMainWindow* window, CommandRegistry* commands,
   connect(commands_->add("file.exportCorrectionRecord", tr("Export correction record…")),
           &QAction::triggered, this, &EditingFeature::exportCorrectionRecord);
 
+  connect(
+      commands_->add(QStringLiteral("ai.boxEnd"), tr("AI box: the structure &ends on this slice"),
+                     QKeySequence(QStringLiteral("T"))),
+      &QAction::triggered, this, [this] { ai_->markBoxEnd(views_->state()->cursor()); });
   connect(commands_->add("edit.undo", tr("&Undo"), QKeySequence::Undo), &QAction::triggered,
           session_, &EditSession::undo);
   connect(commands_->add(
@@ -158,6 +162,10 @@ void EditingFeature::exportCorrectionRecord() {
   if (!path.isEmpty()) {
     corrections_->write(*map, path.toStdString());
   }
+}
+
+void EditingFeature::populateAiMenu(QMenu* ai) {
+  ai->addAction(commands_->action(QStringLiteral("ai.boxEnd")));
 }
 
 void EditingFeature::createEditMenu(QMenuBar* bar) {

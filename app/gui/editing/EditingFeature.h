@@ -59,6 +59,8 @@ class EditingFeature : public QObject {
   void createEditMenu(QMenuBar* bar);
   void createSegmentMenu(QMenuBar* bar);
   void populate3dMenu(QMenu* render);
+  // The AI menu's prompt commands (the box's end slices).
+  void populateAiMenu(QMenu* ai);
   QToolBar* createToolBar(QWidget* parent);
   QDockWidget* createDock(QWidget* parent);
   // The AI panel (backend, model, Accept/Reject/Freeze).
