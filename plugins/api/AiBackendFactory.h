@@ -18,7 +18,7 @@
 namespace delineate::plugins {
 
 // The "apiVersion" a plugin's metadata must carry to be loaded by this build.
-inline constexpr int kAiBackendApiVersion = 7;
+inline constexpr int kAiBackendApiVersion = 8;
 
 class AiBackendFactory {
  public:
@@ -38,5 +38,5 @@ class AiBackendFactory {
 
 // The version after the slash is the API version: a plugin built against another one has another
 // IID and is refused before its code runs.
-#define DELINEATE_AI_BACKEND_FACTORY_IID "org.delineate.AiBackendFactory/7.0"
+#define DELINEATE_AI_BACKEND_FACTORY_IID "org.delineate.AiBackendFactory/8.0"
 Q_DECLARE_INTERFACE(delineate::plugins::AiBackendFactory, DELINEATE_AI_BACKEND_FACTORY_IID)

@@ -103,7 +103,7 @@ TEST(RealAnatomyPrompts, TheChallengesBoxWithItsTopAndBottomSliceThenFiveClicks)
   core::NullProgress progress;
   const core::VolumePtr image = core::readVolumeFile(kTemplates / "ch2.nii.gz", progress);
   const core::VolumePtr labels = core::readVolumeFile(kTemplates / "aal.nii.gz", progress);
-  // Measured 0.66/0.77, 0.62/0.80, 0.83/0.88 (docs/benchmarks.md).
+  // Measured 0.66/0.77, 0.63/0.81, 0.84/0.88 (docs/benchmarks.md).
   runProtocol(
       *image, *labels,
       {{71, "Caudate_L", 0.6, 0.72},
