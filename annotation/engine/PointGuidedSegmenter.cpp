@@ -163,6 +163,13 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
     margin[a] = std::size_t(std::ceil(options_.initialMarginMm / g.spacing[a]));
   }
   box = intersection(padded(box, margin, g.size), bounds);
+  // Clicks far apart (a structure clicked at both ends, a negative click across the image) can
+  // span half the fine budget from the start: such a region passes the budget as soon as the
+  // result touches a side, and its fine pass (seconds on a 35-million-voxel image) would be
+  // thrown away. It is worked on at the coarser grid at once.
+  if (box.count() > options_.maxFineVoxels / 2 && bounds.count() > options_.maxFineVoxels) {
+    return segmentCoarse(image, clicks, bounds, progress);
+  }
 
   RegionParams params;
   params.edgeWeight = options_.edgeWeight;

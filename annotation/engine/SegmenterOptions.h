@@ -29,6 +29,8 @@ struct SegmenterOptions {
   // worked on again over the whole image at a grid coarse enough for maxCoarseVoxels
   // (CoarseGrid), so that one click stays near a second on a 256^3 image. The brain and abdomen
   // samples (4.4 and 6.3 million voxels) keep their full resolution up to most of their image.
+  // Clicks whose first region of interest already holds over half of maxFineVoxels go to the
+  // coarser grid at once.
   std::size_t maxFineVoxels = 5000000;
   std::size_t maxCoarseVoxels = 1000000;
   // A region of interest of more voxels than this gets one model refinement instead of up to

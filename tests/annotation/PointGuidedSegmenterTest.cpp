@@ -112,6 +112,35 @@ TEST(PointGuidedSegmenter, ARegionGrowingPastTheFineBudgetIsSegmentedAtACoarserG
   EXPECT_NE(coarse.bits, fine.reboxed(coarse.box).bits) << "the budget took the coarse path";
 }
 
+TEST(PointGuidedSegmenter, ClicksSpanningHalfTheFineBudgetAreAnsweredAtTheCoarseGridAtOnce) {
+  // Six clicks near the ball's poles: the first region of interest (their box with its margin,
+  // 7..74 on each axis) holds over half the (lowered) budget, though the ball inside it never
+  // reaches its sides. It is answered from 2x2x2 blocks at once, not voxel by voxel.
+  const auto large = [](long i, long j, long k) { return d2(i, j, k, 40, 40, 40) <= 30 * 30; };
+  const auto image = imageOf(grid({80, 80, 80}), [&](long i, long j, long k) {
+    return (large(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
+  });
+  core::NullProgress progress;
+  Guidance g;
+  for (const core::Size3& v :
+       {core::Size3{17, 40, 40}, core::Size3{63, 40, 40}, core::Size3{40, 17, 40},
+        core::Size3{40, 63, 40}, core::Size3{40, 40, 17}, core::Size3{40, 40, 63}}) {
+    g.add(v, true);
+  }
+  SegmenterOptions budget;
+  budget.initialMarginMm = 10;
+  budget.maxFineVoxels = 400000;  // the region (67^3 = 300 763 voxels) is over half of it
+  budget.maxCoarseVoxels = 80000;
+  const BoxMask truth = truthOf({80, 80, 80}, large);
+  const BoxMask coarse = PointGuidedSegmenter(budget).segment(*image, g, progress);
+  EXPECT_GT(dice(coarse, truth), 0.8) << dice(coarse, truth);
+  // With room for twice the region it is worked on voxel by voxel: another answer.
+  budget.maxFineVoxels = 700000;
+  const BoxMask fine = PointGuidedSegmenter(budget).segment(*image, g, progress);
+  EXPECT_GT(dice(fine, truth), 0.95) << dice(fine, truth);
+  EXPECT_NE(coarse.bits, fine.reboxed(coarse.box).bits);
+}
+
 TEST(PointGuidedSegmenter, OneRefinementOfALargeRegionGivesWhatFourDo) {
   // The sample CT's liver: its region of interest grows past the 2 million voxels over which the
   // model is refined once; refined up to four times there too, the answer differs by a few
