@@ -199,17 +199,16 @@ BoxMask BoxPromptSegmenter::segment(const core::Volume& image, const VoxelBox& d
     roi.lo[a] = span.lo.value_or(roi.lo[a]);
     roi.hi[a] = span.hi.value_or(roi.hi[a]);
   }
+  // Intensity changes cost by the contrast of the region the structure would be looked for in
+  // without the span: where the user bounds it must not change how edges weigh.
+  std::vector<float> scale;
+  if (roi != unbounded && coarseFactor(unbounded.count(), kMaxWorkVoxels) == 1) {
+    scale = smoothedValues(image, RoiGrid{unbounded, g.spacing});
+  }
   RoiGrid grid{roi, g.spacing};
   for (int growth = 0;; ++growth) {
     progress.throwIfCancelled();
-    // Intensity changes cost by the contrast of the region the structure would be looked for
-    // in without the span: where the user bounds it must not change how edges weigh.
-    std::vector<float> scale;
     const bool coarse = coarseFactor(grid.count(), kMaxWorkVoxels) > 1;
-    if (!coarse && grid.box != unbounded &&
-        coarseFactor(RoiGrid{unbounded, g.spacing}.count(), kMaxWorkVoxels) == 1) {
-      scale = smoothedValues(image, RoiGrid{unbounded, g.spacing});
-    }
     std::vector<std::uint8_t> fg =
         coarse ? segmentCoarse(image, grid, box, sliceAxis, span, clicks, progress)
                : segmentIn(image, grid, box, sliceAxis, span, scale.empty() ? nullptr : &scale,

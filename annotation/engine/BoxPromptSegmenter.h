@@ -18,9 +18,8 @@
 // swing the whole result on real anatomy. One-voxel slivers of the box front's region go. A 3-D
 // box works the same with its six faces. Deterministic and thread-safe. Tuned on real T1 MR
 // with atlas labels drawn on it (docs/ai-engine.md, "Prompts").
-#include <vector>
-
 #include <optional>
+#include <vector>
 
 #include "annotation/engine/BoxPromptOptions.h"
 #include "annotation/engine/Clicks.h"
