@@ -76,13 +76,25 @@ TEST(PointGuidedSegmenter, OneClickSegmentsABallInNoise) {
       0.9);
 }
 
+namespace {
+
+// A ball of radius 30 (value 200, noise SD 12) filling much of an 80^3 image of 100.
+bool inLargeBall(long i, long j, long k) {
+  return d2(i, j, k, 40, 40, 40) <= 30 * 30;
+}
+
+core::VolumePtr largeBallImage() {
+  return imageOf(grid({80, 80, 80}), [](long i, long j, long k) {
+    return (inLargeBall(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
+  });
+}
+
+}  // namespace
+
 TEST(PointGuidedSegmenter, ARegionGrowingPastTheFineBudgetIsSegmentedAtACoarserGrid) {
   // A ball filling much of the image: its region grows past the (lowered) budget, so the click
   // is answered from 2x2x2 blocks over the whole image, the same ball to within a block.
-  const auto large = [](long i, long j, long k) { return d2(i, j, k, 40, 40, 40) <= 30 * 30; };
-  const auto image = imageOf(grid({80, 80, 80}), [&](long i, long j, long k) {
-    return (large(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
-  });
+  const auto image = largeBallImage();
   core::NullProgress progress;
   Guidance g;
   g.add({40, 40, 40}, true);
@@ -92,7 +104,7 @@ TEST(PointGuidedSegmenter, ARegionGrowingPastTheFineBudgetIsSegmentedAtACoarserG
   budget.maxFineVoxels = 100000;
   budget.maxCoarseVoxels = 80000;
   const BoxMask coarse = PointGuidedSegmenter(budget).segment(*image, g, progress);
-  const BoxMask truth = truthOf({80, 80, 80}, large);
+  const BoxMask truth = truthOf({80, 80, 80}, inLargeBall);
   EXPECT_GT(dice(coarse, truth), 0.93);
   EXPECT_EQ(coarse.at(46, 40, 40), 1) << "the clicked voxels as clicked";
   // Within a block of the true edge: nothing beyond 2 voxels outside the ball.
@@ -116,10 +128,7 @@ TEST(PointGuidedSegmenter, ClicksSpanningHalfTheFineBudgetAreAnsweredAtTheCoarse
   // Six clicks near the ball's poles: the first region of interest (their box with its margin,
   // 7..74 on each axis) holds over half the (lowered) budget, though the ball inside it never
   // reaches its sides. It is answered from 2x2x2 blocks at once, not voxel by voxel.
-  const auto large = [](long i, long j, long k) { return d2(i, j, k, 40, 40, 40) <= 30 * 30; };
-  const auto image = imageOf(grid({80, 80, 80}), [&](long i, long j, long k) {
-    return (large(i, j, k) ? 200 : 100) + 12 * voxelNoise(i, j, k);
-  });
+  const auto image = largeBallImage();
   core::NullProgress progress;
   Guidance g;
   for (const core::Size3& v :
@@ -131,7 +140,7 @@ TEST(PointGuidedSegmenter, ClicksSpanningHalfTheFineBudgetAreAnsweredAtTheCoarse
   budget.initialMarginMm = 10;
   budget.maxFineVoxels = 400000;  // the region (67^3 = 300 763 voxels) is over half of it
   budget.maxCoarseVoxels = 80000;
-  const BoxMask truth = truthOf({80, 80, 80}, large);
+  const BoxMask truth = truthOf({80, 80, 80}, inLargeBall);
   const BoxMask coarse = PointGuidedSegmenter(budget).segment(*image, g, progress);
   EXPECT_GT(dice(coarse, truth), 0.8) << dice(coarse, truth);
   // With room for twice the region it is worked on voxel by voxel: another answer.

@@ -28,6 +28,15 @@ namespace {
 class AiBoxOnBrainGuiTest : public test::EditingWindowTest {
  protected:
   void openSampleBrain() { openImage(*brain_.image, "brain.nii.gz"); }
+  // The sample's label of the structure named `name` (0: none).
+  std::uint16_t labelNamed(const std::string& name) const {
+    for (const core::Segment& s : brain_.segments) {
+      if (s.name == name) {
+        return s.label;
+      }
+    }
+    return 0;
+  }
 
   const core::sample::SampleCase brain_ = core::sample::makeBrainMr(20261121);
 };
@@ -36,12 +45,7 @@ class AiBoxOnBrainGuiTest : public test::EditingWindowTest {
 
 TEST_F(AiBoxOnBrainGuiTest, ATightBoxRoundTheHippocampusHeadProposesIt) {
   openSampleBrain();
-  std::uint16_t label = 0;
-  for (const core::Segment& s : brain_.segments) {
-    if (s.name == "Left hippocampus head") {
-      label = s.label;
-    }
-  }
+  const std::uint16_t label = labelNamed("Left hippocampus head");
   ASSERT_NE(label, 0);
   const annotation::BoxMask truth = annotation::maskOfLabel(*brain_.labels, label);
   const core::VoxelBox box = annotation::largestSliceBox(truth, 2);
@@ -87,12 +91,7 @@ TEST_F(AiBoxOnBrainGuiTest, ATightBoxRoundTheHippocampusHeadProposesIt) {
 // 2025 challenge's box): each end is an undo step of its own, and the proposal keeps to them.
 TEST_F(AiBoxOnBrainGuiTest, TheSlicesWhereTheBoxedStructureEndsBoundTheProposal) {
   openSampleBrain();
-  std::uint16_t label = 0;
-  for (const core::Segment& s : brain_.segments) {
-    if (s.name == "Left hippocampus head") {
-      label = s.label;
-    }
-  }
+  const std::uint16_t label = labelNamed("Left hippocampus head");
   ASSERT_NE(label, 0);
   const annotation::BoxMask truth =
       annotation::maskOfLabel(*brain_.labels, label).shrunkToContent();
