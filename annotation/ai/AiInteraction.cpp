@@ -28,9 +28,13 @@ bool AiInteraction::markBoxEnd(std::size_t slice) {
   }
   for (std::size_t n = 0; n < it->second.size(); ++n) {
     core::ai::Prompt& p = it->second[n];
-    const int axis = p.sliceAxis();
-    if (p.kind != core::ai::PromptKind::Box || !p.positive || axis < 0) {
+    if (p.kind != core::ai::PromptKind::Box || !p.positive) {
       continue;
+    }
+    // The first positive box is the one the engine starts from: a 3-D one has its ends.
+    const int axis = p.sliceAxis();
+    if (axis < 0) {
+      return false;
     }
     const std::size_t own = p.box.lo[std::size_t(axis)];
     if (slice == own) {

@@ -60,9 +60,9 @@ class AiInteraction {
   // The outlines of prompts(), in the same order.
   std::vector<DrawnOutline> promptOutlines() const;
   // The structure ends on `slice` along the axis of the current target's first positive box
-  // drawn on a slice: that box's span (Prompt::spanLo or spanHi) on that side of its own slice
-  // is set there, as a step of its own ("Box end slice"). False (nothing changed) without such
-  // a box, or on the box's own slice.
+  // (the one the engine starts from), drawn on a slice: that box's span (Prompt::spanLo or
+  // spanHi) on that side of its own slice is set there, as a step of its own ("Box end slice").
+  // False (nothing changed) without a positive box, when the first is 3-D, or on its own slice.
   bool markBoxEnd(std::size_t slice);
   // Takes back the current target's latest click, prompt or box end; its name for Edit > Undo
   // ("Box prompt", "Click", "Box end slice"), or empty when there was none.

@@ -212,8 +212,16 @@ TEST(AiInteraction, TheSlicesWhereTheBoxedStructureEndsAreStepsOfTheirOwn) {
   EXPECT_EQ(ai.removeLastStep(), "Box end slice");
   EXPECT_FALSE(ai.request("m", nullptr, "").prompts[1].spanLo);
   EXPECT_EQ(ai.removeLastStep(), "Box prompt");
-  // Another segment has its own box and marks.
+  // Another segment has its own box and marks; there a 3-D box came first, which the engine
+  // starts from: it has its ends already, and a later 2-D box gets none.
   core::LabelMap other("o", g);
   ai.setTarget({&other, 1});
   EXPECT_FALSE(ai.markBoxEnd(2));
+  core::ai::Prompt cube;
+  cube.kind = PromptKind::Box;
+  cube.box = {{2, 2, 2}, {8, 8, 8}};
+  ai.addPrompt(cube);
+  ai.addPrompt(*boxPrompt(g, at(g, 2, 2, 5), at(g, 8, 8, 5), {0, 0, 1}, true));
+  EXPECT_FALSE(ai.markBoxEnd(2));
+  EXPECT_EQ(ai.lastStepName(), "Box prompt");
 }

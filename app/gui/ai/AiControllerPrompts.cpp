@@ -65,12 +65,16 @@ bool AiController::markBoxEnd(const core::Vec3& cursor) {
   }
   const auto& prompts = interaction_.prompts();
   const auto box = std::find_if(prompts.begin(), prompts.end(), [](const core::ai::Prompt& p) {
-    return p.kind == core::ai::PromptKind::Box && p.positive && p.sliceAxis() >= 0;
+    return p.kind == core::ai::PromptKind::Box && p.positive;
   });
   if (box == prompts.end()) {
     Q_EMIT failed(
         tr("Draw an AI box (D) round the structure on one slice first; then, on the "
            "slice where it ends, press T"));
+    return false;
+  }
+  if (box->sliceAxis() < 0) {
+    Q_EMIT failed(tr("The first AI box is 3-D: it bounds the structure on every side already"));
     return false;
   }
   const std::optional<core::ai::VoxelIndex> at =
