@@ -139,7 +139,7 @@ TEST(DeidGolden, NoPlantedIdentifierInAnyOutputOfTheLibrary) {
   const auto hits = findPlanted(files, planted.strings);
   EXPECT_TRUE(hits.empty()) << hits.size() << " hits, first: " << hits.front();
   for (const auto& value : planted.strings) {
-    EXPECT_EQ(summaryText.find(value), std::string::npos) << value;
+    EXPECT_FALSE(holdsPlanted(summaryText, value)) << value;
   }
   // The preamble of every output is zero; nothing from the original meta header survives.
   for (const auto& f : files) {
@@ -254,7 +254,7 @@ TEST(DeidGolden, NoPlantedIdentifierInOutputLogOrTemporaryFilesOfTheCli) {
   const auto hits = findPlanted(searched, planted.strings);
   EXPECT_TRUE(hits.empty()) << hits.size() << " hits, first: " << hits.front();
   for (const auto& value : planted.strings) {
-    EXPECT_EQ(console.find(value), std::string::npos) << value;
+    EXPECT_FALSE(holdsPlanted(console, value)) << value;
   }
   EXPECT_NE(readBytes(tmp / "stdout.json").find("\"written\""), std::string::npos);
 
@@ -267,3 +267,20 @@ TEST(DeidGolden, NoPlantedIdentifierInOutputLogOrTemporaryFilesOfTheCli) {
 }
 
 #endif
+
+// The search the tests above rely on: a planted date or time is found where a file holds it
+// (as a DICOM value, or with its fraction), never inside a longer number such as a new UID.
+TEST(DeidGolden, APlantedNumberIsFoundOnItsOwnAndNotInsideALongerNumber) {
+  const std::string element(
+      "\x08\x00"
+      "101112.5 ",
+      11);
+  EXPECT_TRUE(holdsPlanted(element, "101112"));
+  EXPECT_TRUE(holdsPlanted(std::string("\x06\x00"
+                                       "101112",
+                                       8),
+                           "101112"));
+  EXPECT_TRUE(holdsPlanted("PatientID ORIGPATIENTID", "ORIGPATIENTID"));
+  EXPECT_FALSE(holdsPlanted("2.25.246363101112285222182672", "101112"));
+  EXPECT_TRUE(holdsPlanted("2.25.1 101112", "101112"));
+}
