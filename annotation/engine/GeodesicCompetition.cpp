@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
-#include <queue>
-#include <utility>
 
 #include "annotation/engine/FaceNeighbours.h"
+#include "annotation/engine/RadixHeap.h"
 
 namespace delineate::annotation {
 
@@ -62,13 +60,12 @@ std::vector<std::uint8_t> geodesicCompetition(const CompetitionInput& in,
   constexpr float kFar = std::numeric_limits<float>::infinity();
   std::vector<float> dist(cand.size(), kFar);
   std::vector<std::uint8_t> owner(cand.size(), 0);  // 1 positive, 2 negative
-  using Entry = std::pair<float, std::size_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  RadixHeap heap;
   auto seed = [&](std::size_t s, std::uint8_t who) {
     if (cand[s]) {
       dist[s] = 0;
       owner[s] = who;
-      heap.push({0.0f, s});
+      heap.push(0.0f, std::uint32_t(s));
     }
   };
   for (std::size_t s : in.positiveSeeds) {
@@ -81,8 +78,7 @@ std::vector<std::uint8_t> geodesicCompetition(const CompetitionInput& in,
                           float(std::min(in.negativeReach, 1e30))};
   std::size_t pops = 0;
   while (!heap.empty()) {
-    const auto [d, at] = heap.top();
-    heap.pop();
+    const auto [d, at] = heap.pop();
     if (d > dist[at]) {
       continue;
     }
@@ -98,7 +94,7 @@ std::vector<std::uint8_t> geodesicCompetition(const CompetitionInput& in,
       if (nd < dist[nb]) {
         dist[nb] = nd;
         owner[nb] = owner[at];
-        heap.push({nd, nb});
+        heap.push(nd, std::uint32_t(nb));
       }
     });
     if (++pops % kPollEvery == 0) {

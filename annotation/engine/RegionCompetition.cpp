@@ -55,11 +55,17 @@ std::vector<float> sharpened(const std::vector<float>& values, const core::Size3
   std::vector<float> blurred(values), next(values.size());
   const std::size_t stride[3] = {1, n[0], n[0] * n[1]};
   for (int axis = 0; axis < 3; ++axis) {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const std::size_t pos = (i / stride[axis]) % n[axis];
-      const float before = pos > 0 ? blurred[i - stride[axis]] : blurred[i];
-      const float after = pos + 1 < n[axis] ? blurred[i + stride[axis]] : blurred[i];
-      next[i] = 0.25f * (before + after) + 0.5f * blurred[i];
+    const std::size_t s = stride[axis];
+    for (std::size_t z = 0, i = 0; z < n[2]; ++z) {
+      for (std::size_t y = 0; y < n[1]; ++y) {
+        for (std::size_t x = 0; x < n[0]; ++x, ++i) {
+          const std::size_t at[3] = {x, y, z};
+          const std::size_t pos = at[axis];
+          const float before = pos > 0 ? blurred[i - s] : blurred[i];
+          const float after = pos + 1 < n[axis] ? blurred[i + s] : blurred[i];
+          next[i] = 0.25f * (before + after) + 0.5f * blurred[i];
+        }
+      }
     }
     blurred.swap(next);
   }
