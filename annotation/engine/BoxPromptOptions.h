@@ -25,6 +25,11 @@ struct BoxPromptOptions {
   double clickReachPerSide = 0.5;
   // Seeds: each click's ball of this radius.
   double clickSeedMm = 1.5;
+  // A negative click's front claims nothing farther from it than negativeDepthScale times its
+  // depth (mm to the nearest voxel outside the structure that the positive prompts alone give)
+  // plus negativeDepthMm. 0: no such limit.
+  double negativeDepthScale = 2.5;
+  double negativeDepthMm = 0.5;
   // Off a 2-D box's slice, the structure pays extra beyond axisReach times the box's larger
   // side: axisWeight per mm beyond, per (axisReach * side) mm.
   double axisReach = 0.5;

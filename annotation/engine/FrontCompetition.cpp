@@ -1,6 +1,7 @@
 #include "annotation/engine/FrontCompetition.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "annotation/engine/HoleFilling.h"
 #include "annotation/engine/RoiImage.h"
@@ -63,9 +64,46 @@ std::vector<float> smoothedValues(const core::Volume& image, const RoiGrid& grid
   return values;
 }
 
-std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
-                                        const std::vector<GuidanceClick>& clicks,
-                                        const BoxPromptOptions& o, core::ProgressSink& progress) {
+namespace {
+
+// The distance in mm from `voxel` (image indices, inside the grid) to the nearest voxel of the
+// grid that `mask` leaves out; `limitMm` when there is none that near.
+double depthIn(const std::vector<std::uint8_t>& mask, const RoiGrid& grid, const core::Size3& voxel,
+               double limitMm) {
+  const double thinnest = std::min({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  for (double radius = 2 * thinnest;; radius = std::min(2 * radius, limitMm)) {
+    double best2 = radius * radius;
+    bool found = false;
+    grid.forEachInBall(voxel, radius, [&](std::size_t at) {
+      if (mask[at]) {
+        return;
+      }
+      const Size3 n = grid.extent();
+      const std::size_t p[3] = {at % n[0], (at / n[0]) % n[1], at / (n[0] * n[1])};
+      double d2 = 0;
+      for (int a = 0; a < 3; ++a) {
+        const double d = (double(p[a] + grid.box.lo[a]) - double(voxel[a])) * grid.spacing[a];
+        d2 += d * d;
+      }
+      if (d2 <= best2) {
+        best2 = d2;
+        found = true;
+      }
+    });
+    if (found) {
+      return std::sqrt(best2);  // every voxel nearer than `radius` was looked at
+    }
+    if (radius >= limitMm) {
+      return limitMm;
+    }
+  }
+}
+
+// The competition with each click's front limited to the ball `radiusMm[k]` around click k
+// (none where empty or not positive).
+std::vector<std::uint8_t> compete(const FrontSetup& setup, const std::vector<GuidanceClick>& clicks,
+                                  const std::vector<double>& radiusMm, const BoxPromptOptions& o,
+                                  core::ProgressSink& progress) {
   const RoiGrid& grid = *setup.grid;
   const std::vector<float>& values = *setup.values;
   const Size3 n = grid.extent();
@@ -93,7 +131,8 @@ std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
   }
   // The region's sides lie beyond where the structure may reach.
   forEachSide(n, setup.openAxis, [&](std::size_t at) { competition.seed(at, surroundings); });
-  for (const GuidanceClick& c : clicks) {
+  for (std::size_t k = 0; k < clicks.size(); ++k) {
+    const GuidanceClick& c = clicks[k];
     if (!grid.contains(c.voxel)) {
       continue;
     }
@@ -108,6 +147,12 @@ std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
         c.positive, float(sum / double(std::max<std::size_t>(1, ball.size()))));
     for (const std::size_t at : ball) {
       competition.seed(at, front);
+    }
+    if (k < radiusMm.size() && radiusMm[k] > 0) {
+      competition.limitToBall(
+          front,
+          {c.voxel[0] - grid.box.lo[0], c.voxel[1] - grid.box.lo[1], c.voxel[2] - grid.box.lo[2]},
+          radiusMm[k]);
     }
   }
   // The structure: what its box front won, without one-voxel slivers (such as the
@@ -147,6 +192,43 @@ std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
     }
   }
   return fg;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
+                                        const std::vector<GuidanceClick>& clicks,
+                                        const BoxPromptOptions& o, core::ProgressSink& progress) {
+  const RoiGrid& grid = *setup.grid;
+  std::vector<GuidanceClick> positives;
+  bool anyNegative = false;
+  for (const GuidanceClick& c : clicks) {
+    if (c.positive) {
+      positives.push_back(c);
+    } else {
+      anyNegative = anyNegative || grid.contains(c.voxel);
+    }
+  }
+  if (!anyNegative || o.negativeDepthScale <= 0) {
+    return compete(setup, clicks, {}, o, progress);
+  }
+  // A negative click cuts about as deep as the part of the structure it sits in is thick: its
+  // front claims nothing farther than negativeDepthScale times its depth in the structure the
+  // positive prompts alone give, plus negativeDepthMm. A click on a thin rim of tissue taken in
+  // too much then takes that rim, not the structure behind it.
+  BoxPromptOptions withoutHoleFilling = o;
+  withoutHoleFilling.maxHoleFraction = 0;
+  const std::vector<std::uint8_t> before =
+      compete(setup, positives, {}, withoutHoleFilling, progress);
+  const double limitMm = 64 * std::max({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  std::vector<double> radiusMm(clicks.size(), 0.0);
+  for (std::size_t k = 0; k < clicks.size(); ++k) {
+    if (!clicks[k].positive && grid.contains(clicks[k].voxel)) {
+      radiusMm[k] = o.negativeDepthScale * depthIn(before, grid, clicks[k].voxel, limitMm) +
+                    o.negativeDepthMm;
+    }
+  }
+  return compete(setup, clicks, radiusMm, o, progress);
 }
 
 }  // namespace delineate::annotation

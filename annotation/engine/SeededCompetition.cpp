@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
+
+#include "annotation/engine/RadixHeap.h"
 
 namespace delineate::annotation {
 
@@ -21,6 +22,14 @@ SeededCompetition::SeededCompetition(const RoiGrid& grid, const std::vector<floa
 std::size_t SeededCompetition::addFront(bool structure, std::optional<float> tissueValue) {
   fronts_.push_back({structure, tissueValue});
   return fronts_.size() - 1;
+}
+
+void SeededCompetition::limitToBall(std::size_t front, const core::Size3& centre, double radiusMm) {
+  if (front < fronts_.size()) {
+    fronts_[front].limited = true;
+    fronts_[front].centre = centre;
+    fronts_[front].radius2 = float(radiusMm * radiusMm);
+  }
 }
 
 void SeededCompetition::seed(std::size_t at, std::size_t front) {
@@ -55,8 +64,6 @@ std::vector<std::uint16_t> SeededCompetition::owners(core::ProgressSink& progres
       axisExtra[t] = off > axisReachMm ? float(axisWeight * (off - axisReachMm) / axisReachMm) : 0;
     }
   }
-  const std::size_t axisStride = axis == 0 ? 1 : axis == 1 ? nx : nxy;
-  const std::size_t axisSize = axis >= 0 ? n[std::size_t(axis)] : 1;
   const float edge = float(edgeWeight / tissue_.contrastUnit());
   std::vector<float> seam;
   if (seamWeight > 0) {
@@ -73,54 +80,72 @@ std::vector<std::uint16_t> SeededCompetition::owners(core::ProgressSink& progres
   const float length[3] = {float(grid_.spacing[0]), float(grid_.spacing[1]),
                            float(grid_.spacing[2])};
 
-  struct Entry {
-    float cost;
-    std::uint32_t at;
-    std::uint16_t front;
-    bool operator>(const Entry& o) const { return cost > o.cost; }
-  };
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  // The queue holds voxels; the front whose path set a voxel's best cost is kept beside it
+  // (the cheapest entry of a voxel pops first, when that front is still the one).
+  RadixHeap queue;
   std::vector<float> best(count, std::numeric_limits<float>::infinity());
+  std::vector<std::uint16_t> via(count, 0);
   std::vector<std::uint16_t> owner(count, 0);  // 0 unreached, else front + 1
   for (std::size_t i = 0; i < count; ++i) {
     if (seeds_[i]) {
       best[i] = 0;
-      queue.push({0, std::uint32_t(i), std::uint16_t(seeds_[i] - 1)});
+      via[i] = std::uint16_t(seeds_[i] - 1);
+      queue.push(0.0f, std::uint32_t(i));
     }
   }
   const float reach = float(std::min<double>(clickReach, std::numeric_limits<float>::max()));
   std::size_t settled = 0;
   while (!queue.empty()) {
-    const Entry e = queue.top();
-    queue.pop();
-    if (owner[e.at]) {
+    const auto [atCost, at32] = queue.pop();
+    const std::size_t at = at32;
+    if (owner[at]) {
       continue;
     }
-    owner[e.at] = std::uint16_t(e.front + 1);
+    const std::uint16_t frontIndex = via[at];
+    owner[at] = std::uint16_t(frontIndex + 1);
     if ((++settled & 0xFFFFF) == 0) {
       progress.throwIfCancelled();
     }
-    const Front& front = fronts_[e.front];
-    const std::size_t at = e.at, x = at % nx, y = (at / nx) % n[1], z = at / nxy;
+    const Front& front = fronts_[frontIndex];
+    const std::size_t x = at % nx, y = (at / nx) % n[1], z = at / nxy;
+    const std::size_t c[3] = {x, y, z};
     const std::size_t next[6] = {x > 0 ? at - 1 : at,   x + 1 < n[0] ? at + 1 : at,
                                  y > 0 ? at - nx : at,  y + 1 < n[1] ? at + nx : at,
                                  z > 0 ? at - nxy : at, z + 1 < n[2] ? at + nxy : at};
+    float offBase[3] = {};  // mm from a limited front's centre along each axis
+    if (front.limited) {
+      for (int a = 0; a < 3; ++a) {
+        offBase[a] = (float(c[a]) - float(front.centre[a])) * length[a];
+      }
+    }
     for (int d = 0; d < 6; ++d) {
       const std::size_t m = next[d];
       if (m == at || owner[m]) {
         continue;
       }
-      const float extra = axis >= 0 ? axisExtra[(m / axisStride) % axisSize] : 0.0f;
+      if (front.limited) {
+        float off[3] = {offBase[0], offBase[1], offBase[2]};
+        off[d / 2] += d % 2 ? length[d / 2] : -length[d / 2];
+        if (off[0] * off[0] + off[1] * off[1] + off[2] * off[2] > front.radius2) {
+          continue;
+        }
+      }
+      float extra = 0.0f;
+      if (axis >= 0) {
+        const std::size_t t = c[axis] + (d / 2 != axis ? 0 : d % 2 ? 1 : std::size_t(-1));
+        extra = axisExtra[t];
+      }
       const float step =
           length[d / 2] * (1.0f + edge * std::abs(values_[m] - values_[at]) +
                            unlikeness(front, m, extra) + (seam.empty() ? 0.0f : seam[m]));
-      const float cost = e.cost + step;
+      const float cost = atCost + step;
       if (front.value && cost > reach) {
         continue;
       }
       if (cost < best[m]) {
         best[m] = cost;
-        queue.push({cost, std::uint32_t(m), e.front});
+        via[m] = frontIndex;
+        queue.push(cost, std::uint32_t(m));
       }
     }
   }

@@ -52,6 +52,9 @@ class SeededCompetition {
   // A new front of the structure (`structure`) or of its surroundings; with `tissueValue`, a
   // click's front that follows that value. Returns its number for seed().
   std::size_t addFront(bool structure, std::optional<float> tissueValue = std::nullopt);
+  // `front` claims nothing farther than `radiusMm` from the voxel `centre` (work-array
+  // coordinates).
+  void limitToBall(std::size_t front, const core::Size3& centre, double radiusMm);
   // A seed of `front` at work-array index `at`; a later seed on the same voxel replaces an
   // earlier one.
   void seed(std::size_t at, std::size_t front);
@@ -65,6 +68,9 @@ class SeededCompetition {
   struct Front {
     bool structure = true;
     std::optional<float> value{};
+    bool limited = false;
+    core::Size3 centre{};
+    float radius2 = 0;  // mm squared
   };
   // What entering voxel q costs `front` beyond length and edge, per mm.
   float unlikeness(const Front& front, std::size_t q, float axisExtra) const;

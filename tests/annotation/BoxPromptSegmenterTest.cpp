@@ -134,6 +134,66 @@ TEST(BoxPromptSegmenter, ANegativeClickChangesOnlyWhatLiesNearIt) {
   EXPECT_GT(double(same) / double(total), 0.95);
 }
 
+// A tall structure (radii 8, 6, 16 voxels about (30, 30, 26)) with a thin sheet of its own
+// tissue hanging below it (x 29..31, y 24..36, down from k 12): the box's answer takes in the
+// sheet's upper part, and the user clicks it away on the sheet.
+TEST(BoxPromptSegmenter, ANegativeClickOnAThinSheetTakesTheSheetAndNotTheStructureBehindIt) {
+  auto inTall = [](long i, long j, long k) { return inEllipsoid(i, j, k, 30, 30, 26, 8, 6, 16); };
+  auto inSheet = [](long i, long j, long k) {
+    return i >= 29 && i <= 31 && j >= 24 && j <= 36 && k >= 2 && k <= 12;
+  };
+  const core::VolumePtr image =
+      imageOf(annotation::testing::grid({72, 60, 52}), [&](long i, long j, long k) {
+        const double v = inTall(i, j, k) || inSheet(i, j, k) ? 120 : 80;
+        return v + 6 * voxelNoise(i, j, k, 1);
+      });
+  const BoxMask truth = maskOf(core::VoxelBox::whole({72, 60, 52}), inTall).shrunkToContent();
+  core::NullProgress progress;
+  const core::VoxelBox box = tightBox(truth, 2);
+  auto lost = [&](const BoxMask& before, const BoxMask& after) {
+    std::size_t n = 0;
+    for (std::size_t k = truth.box.lo[2]; k < truth.box.hi[2]; ++k) {
+      for (std::size_t j = truth.box.lo[1]; j < truth.box.hi[1]; ++j) {
+        for (std::size_t i = truth.box.lo[0]; i < truth.box.hi[0]; ++i) {
+          n += truth.at(i, j, k) && before.contains(i, j, k) && before.at(i, j, k) &&
+               !(after.contains(i, j, k) && after.at(i, j, k));
+        }
+      }
+    }
+    return n;
+  };
+  auto sheetVoxels = [&](const BoxMask& m) {
+    std::size_t n = 0;
+    for (long k = 2; k <= 12; ++k) {
+      for (long j = 24; j <= 36; ++j) {
+        for (long i = 29; i <= 31; ++i) {
+          n += m.contains(i, j, k) && m.at(i, j, k) && !inTall(i, j, k);
+        }
+      }
+    }
+    return n;
+  };
+  const BoxPromptSegmenter segmenter;
+  const BoxMask plain = segmenter.segment(*image, box, 2, {}, progress);
+  ASSERT_GT(sheetVoxels(plain), 40u);
+  ASSERT_TRUE(plain.contains(30, 30, 8) && plain.at(30, 30, 8));
+  const std::vector<GuidanceClick> onSheet{{{30, 30, 8}, false}};
+  const BoxMask cut = segmenter.segment(*image, box, 2, onSheet, progress);
+  EXPECT_LT(sheetVoxels(cut), sheetVoxels(plain) / 3);
+  EXPECT_LT(lost(plain, cut), truth.count() / 20) << "of " << truth.count();
+  // A negative click below what the answer took in changes next to nothing.
+  ASSERT_FALSE(plain.contains(30, 30, 5) && plain.at(30, 30, 5));
+  const std::vector<GuidanceClick> below{{{30, 30, 5}, false}};
+  EXPECT_LT(lost(plain, segmenter.segment(*image, box, 2, below, progress)), 10u);
+  // Without the limit by depth the click's front ran on into the structure, both times.
+  BoxPromptOptions unlimited;
+  unlimited.negativeDepthScale = 0;
+  const BoxPromptSegmenter old(unlimited);
+  const BoxMask oldPlain = old.segment(*image, box, 2, {}, progress);
+  EXPECT_GT(lost(oldPlain, old.segment(*image, box, 2, onSheet, progress)), 3 * lost(plain, cut));
+  EXPECT_GT(lost(oldPlain, old.segment(*image, box, 2, below, progress)), 30u);
+}
+
 // A tube of the structure's tissue along z (k 6..45) of which the structure is the part on
 // slices 16..35 only: nothing in the image says where it ends.
 bool inTube(long i, long j, long k) {
