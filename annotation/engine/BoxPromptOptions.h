@@ -23,8 +23,12 @@ struct BoxPromptOptions {
   // At least clickReach, and clickReachPerSide times the box's larger side in mm.
   double clickReach = 30;
   double clickReachPerSide = 0.5;
-  // Seeds: each click's ball of this radius.
+  // Seeds: each click's ball of this radius; a positive click's ball grows to
+  // clickSeedPerDistance times its distance to the structure the box and the negative clicks
+  // alone give, up to maxClickSeedVoxels voxels (of the thinnest spacing). 0: no growth.
   double clickSeedMm = 1.5;
+  double clickSeedPerDistance = 0.5;
+  double maxClickSeedVoxels = 3.5;
   // A negative click's front claims nothing farther from it than negativeDepthScale times its
   // depth (mm to the nearest voxel outside the structure that the positive prompts alone give)
   // plus negativeDepthMm. 0: no such limit.

@@ -67,15 +67,15 @@ std::vector<float> smoothedValues(const core::Volume& image, const RoiGrid& grid
 namespace {
 
 // The distance in mm from `voxel` (image indices, inside the grid) to the nearest voxel of the
-// grid that `mask` leaves out; `limitMm` when there is none that near.
-double depthIn(const std::vector<std::uint8_t>& mask, const RoiGrid& grid, const core::Size3& voxel,
-               double limitMm) {
+// grid where `mask` is `value`; `limitMm` when there is none that near.
+double distanceTo(std::uint8_t value, const std::vector<std::uint8_t>& mask, const RoiGrid& grid,
+                  const core::Size3& voxel, double limitMm) {
   const double thinnest = std::min({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
   for (double radius = 2 * thinnest;; radius = std::min(2 * radius, limitMm)) {
     double best2 = radius * radius;
     bool found = false;
     grid.forEachInBall(voxel, radius, [&](std::size_t at) {
-      if (mask[at]) {
+      if (mask[at] != value) {
         return;
       }
       const Size3 n = grid.extent();
@@ -99,10 +99,11 @@ double depthIn(const std::vector<std::uint8_t>& mask, const RoiGrid& grid, const
   }
 }
 
-// The competition with each click's front limited to the ball `radiusMm[k]` around click k
-// (none where empty or not positive).
+// The competition, click k seeding the ball of seedMm[k] around it (options.clickSeedMm where
+// seedMm is empty) and its front limited to the ball of limitMm[k] (none where empty or 0).
 std::vector<std::uint8_t> compete(const FrontSetup& setup, const std::vector<GuidanceClick>& clicks,
-                                  const std::vector<double>& radiusMm, const BoxPromptOptions& o,
+                                  const std::vector<double>& seedMm,
+                                  const std::vector<double>& limitMm, const BoxPromptOptions& o,
                                   core::ProgressSink& progress) {
   const RoiGrid& grid = *setup.grid;
   const std::vector<float>& values = *setup.values;
@@ -138,7 +139,8 @@ std::vector<std::uint8_t> compete(const FrontSetup& setup, const std::vector<Gui
     }
     // Each click a front of its own, following the mean value of its seed ball.
     std::vector<std::size_t> ball;
-    grid.forEachInBall(c.voxel, o.clickSeedMm, [&](std::size_t at) { ball.push_back(at); });
+    grid.forEachInBall(c.voxel, k < seedMm.size() ? seedMm[k] : o.clickSeedMm,
+                       [&](std::size_t at) { ball.push_back(at); });
     double sum = 0;
     for (const std::size_t at : ball) {
       sum += values[at];
@@ -148,11 +150,11 @@ std::vector<std::uint8_t> compete(const FrontSetup& setup, const std::vector<Gui
     for (const std::size_t at : ball) {
       competition.seed(at, front);
     }
-    if (k < radiusMm.size() && radiusMm[k] > 0) {
+    if (k < limitMm.size() && limitMm[k] > 0) {
       competition.limitToBall(
           front,
           {c.voxel[0] - grid.box.lo[0], c.voxel[1] - grid.box.lo[1], c.voxel[2] - grid.box.lo[2]},
-          radiusMm[k]);
+          limitMm[k]);
     }
   }
   // The structure: what its box front won, without one-voxel slivers (such as the
@@ -200,35 +202,56 @@ std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
                                         const std::vector<GuidanceClick>& clicks,
                                         const BoxPromptOptions& o, core::ProgressSink& progress) {
   const RoiGrid& grid = *setup.grid;
-  std::vector<GuidanceClick> positives;
-  bool anyNegative = false;
+  std::vector<GuidanceClick> positives, negatives;
   for (const GuidanceClick& c : clicks) {
-    if (c.positive) {
-      positives.push_back(c);
-    } else {
-      anyNegative = anyNegative || grid.contains(c.voxel);
+    if (grid.contains(c.voxel)) {
+      (c.positive ? positives : negatives).push_back(c);
     }
   }
-  if (!anyNegative || o.negativeDepthScale <= 0) {
-    return compete(setup, clicks, {}, o, progress);
+  // The passes that measure where the clicks sit fill no cavities.
+  BoxPromptOptions measuring = o;
+  measuring.maxHoleFraction = 0;
+  const double thinnest = std::min({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  const double limitMm = 64 * std::max({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
+  // A positive click sits in the middle of what the structure missed: it seeds the ball of
+  // clickSeedPerDistance times its distance to the structure that the box and the negative
+  // clicks alone give (at least clickSeedMm, at most maxClickSeedVoxels voxels), and its front
+  // follows that ball's mean value.
+  std::vector<double> seedMm(clicks.size(), o.clickSeedMm);
+  if (!positives.empty() && o.clickSeedPerDistance > 0) {
+    const std::vector<std::uint8_t> without =
+        compete(setup, negatives, {}, {}, measuring, progress);
+    const double most = std::max(o.clickSeedMm, o.maxClickSeedVoxels * thinnest);
+    for (std::size_t k = 0; k < clicks.size(); ++k) {
+      if (clicks[k].positive && grid.contains(clicks[k].voxel)) {
+        const double distance = distanceTo(1, without, grid, clicks[k].voxel, limitMm);
+        seedMm[k] = std::clamp(o.clickSeedPerDistance * distance, o.clickSeedMm, most);
+      }
+    }
   }
   // A negative click cuts about as deep as the part of the structure it sits in is thick: its
   // front claims nothing farther than negativeDepthScale times its depth in the structure the
-  // positive prompts alone give, plus negativeDepthMm. A click on a thin rim of tissue taken in
-  // too much then takes that rim, not the structure behind it.
-  BoxPromptOptions withoutHoleFilling = o;
-  withoutHoleFilling.maxHoleFraction = 0;
-  const std::vector<std::uint8_t> before =
-      compete(setup, positives, {}, withoutHoleFilling, progress);
-  const double limitMm = 64 * std::max({grid.spacing[0], grid.spacing[1], grid.spacing[2]});
-  std::vector<double> radiusMm(clicks.size(), 0.0);
-  for (std::size_t k = 0; k < clicks.size(); ++k) {
-    if (!clicks[k].positive && grid.contains(clicks[k].voxel)) {
-      radiusMm[k] = o.negativeDepthScale * depthIn(before, grid, clicks[k].voxel, limitMm) +
-                    o.negativeDepthMm;
+  // box and the positive clicks alone give, plus negativeDepthMm. A click on a thin rim of
+  // tissue taken in too much then takes that rim, not the structure behind it.
+  std::vector<double> cutMm;
+  if (!negatives.empty() && o.negativeDepthScale > 0) {
+    std::vector<double> positiveSeedMm;
+    for (std::size_t k = 0; k < clicks.size(); ++k) {
+      if (clicks[k].positive && grid.contains(clicks[k].voxel)) {
+        positiveSeedMm.push_back(seedMm[k]);
+      }
+    }
+    const std::vector<std::uint8_t> before =
+        compete(setup, positives, positiveSeedMm, {}, measuring, progress);
+    cutMm.assign(clicks.size(), 0.0);
+    for (std::size_t k = 0; k < clicks.size(); ++k) {
+      if (!clicks[k].positive && grid.contains(clicks[k].voxel)) {
+        cutMm[k] = o.negativeDepthScale * distanceTo(0, before, grid, clicks[k].voxel, limitMm) +
+                   o.negativeDepthMm;
+      }
     }
   }
-  return compete(setup, clicks, radiusMm, o, progress);
+  return compete(setup, clicks, seedMm, cutMm, o, progress);
 }
 
 }  // namespace delineate::annotation
