@@ -34,6 +34,10 @@ struct BoxPromptOptions {
   // plus negativeDepthMm. 0: no such limit.
   double negativeDepthScale = 2.5;
   double negativeDepthMm = 0.5;
+  // A negative click's ball grows to negativeSeedPerDepth times that depth, up to
+  // maxNegativeSeedVoxels voxels (of the thinnest spacing).
+  double negativeSeedPerDepth = 0.5;
+  double maxNegativeSeedVoxels = 2.5;
   // Off a 2-D box's slice, the structure pays extra beyond axisReach times the box's larger
   // side: axisWeight per mm beyond, per (axisReach * side) mm.
   double axisReach = 0.5;

@@ -232,7 +232,9 @@ std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
   // A negative click cuts about as deep as the part of the structure it sits in is thick: its
   // front claims nothing farther than negativeDepthScale times its depth in the structure the
   // box and the positive clicks alone give, plus negativeDepthMm. A click on a thin rim of
-  // tissue taken in too much then takes that rim, not the structure behind it.
+  // tissue taken in too much then takes that rim, not the structure behind it. Deep in a thick
+  // part, its ball grows as a positive click's does (negativeSeedPerDepth, up to
+  // maxNegativeSeedVoxels).
   std::vector<double> cutMm;
   if (!negatives.empty() && o.negativeDepthScale > 0) {
     std::vector<double> positiveSeedMm;
@@ -246,8 +248,10 @@ std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
     cutMm.assign(clicks.size(), 0.0);
     for (std::size_t k = 0; k < clicks.size(); ++k) {
       if (!clicks[k].positive && grid.contains(clicks[k].voxel)) {
-        cutMm[k] = o.negativeDepthScale * distanceTo(0, before, grid, clicks[k].voxel, limitMm) +
-                   o.negativeDepthMm;
+        const double depth = distanceTo(0, before, grid, clicks[k].voxel, limitMm);
+        cutMm[k] = o.negativeDepthScale * depth + o.negativeDepthMm;
+        seedMm[k] = std::clamp(o.negativeSeedPerDepth * depth, o.clickSeedMm,
+                               std::max(o.clickSeedMm, o.maxNegativeSeedVoxels * thinnest));
       }
     }
   }
