@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "annotation/engine/ClickSimulator.h"
@@ -75,23 +76,31 @@ Prompt challengeBox(const BoxMask& truth) {
   return box;
 }
 
-bool haveColin27() {
-  return std::filesystem::exists(kTemplates / "ch2.nii.gz") &&
-         std::filesystem::exists(kTemplates / "aal.nii.gz");
+struct Brain {
+  core::VolumePtr image, labels;
+};
+
+// An image and its labels from Debian's mricron-data; nothing when the package is missing.
+std::optional<Brain> loadBrain(const char* image, const char* labels) {
+  if (!std::filesystem::exists(kTemplates / image) ||
+      !std::filesystem::exists(kTemplates / labels)) {
+    return std::nullopt;
+  }
+  core::NullProgress progress;
+  return Brain{core::readVolumeFile(kTemplates / image, progress),
+               core::readVolumeFile(kTemplates / labels, progress)};
 }
 
 }  // namespace
 
 TEST(RealAnatomyPrompts, ABoxThenFiveClicksOnDeepGreyMatterAndTheHippocampus) {
-  if (!haveColin27()) {
+  const auto brain = loadBrain("ch2.nii.gz", "aal.nii.gz");
+  if (!brain) {
     GTEST_SKIP() << "Debian's mricron-data is not installed (" << kTemplates << ")";
   }
-  core::NullProgress progress;
-  const core::VolumePtr image = core::readVolumeFile(kTemplates / "ch2.nii.gz", progress);
-  const core::VolumePtr labels = core::readVolumeFile(kTemplates / "aal.nii.gz", progress);
   // Measured 0.61/0.73, 0.45/0.68, 0.65/0.76, 0.71/0.84 (docs/ai-engine.md); the floors leave
   // room for compiler differences, not for a weaker engine.
-  runProtocol(*image, *labels,
+  runProtocol(*brain->image, *brain->labels,
               {{37, "Hippocampus_L", 0.5, 0.65},
                {71, "Caudate_L", 0.35, 0.6},
                {74, "Putamen_R", 0.55, 0.68},
@@ -107,17 +116,15 @@ TEST(RealAnatomyPrompts, ABoxThenFiveClicksOnDeepGreyMatterAndTheHippocampus) {
 // The CVPR 2025 challenge's box: the middle axial slice's rectangle with the structure's top
 // and bottom slice. Nothing the engine answers lies beyond them.
 TEST(RealAnatomyPrompts, TheChallengesBoxWithItsTopAndBottomSliceThenFiveClicks) {
-  if (!haveColin27()) {
+  const auto brain = loadBrain("ch2.nii.gz", "aal.nii.gz");
+  if (!brain) {
     GTEST_SKIP() << "Debian's mricron-data is not installed (" << kTemplates << ")";
   }
-  core::NullProgress progress;
-  const core::VolumePtr image = core::readVolumeFile(kTemplates / "ch2.nii.gz", progress);
-  const core::VolumePtr labels = core::readVolumeFile(kTemplates / "aal.nii.gz", progress);
   // Measured 0.66/0.77, 0.63/0.81, 0.84/0.88, 0.32/0.69, 0.40/0.68, 0.59/0.71
   // (docs/benchmarks.md). The hippocampi were 0.64 after five clicks before a positive click's
   // seed grew with its distance to the structure found without it, the pallidum 0.66 before a
   // negative click's seed grew with its depth.
-  runProtocol(*image, *labels,
+  runProtocol(*brain->image, *brain->labels,
               {{71, "Caudate_L", 0.6, 0.72},
                {41, "Amygdala_L", 0.55, 0.74},
                {77, "Thalamus_L", 0.78, 0.83},
@@ -136,16 +143,11 @@ TEST(RealAnatomyPrompts, TheChallengesBoxWithItsTopAndBottomSliceThenFiveClicks)
 // parcel behind it (Dice 0.73 -> 0.65 and 0.59 -> 0.54); runProtocol checks that no click costs
 // more than 0.05.
 TEST(RealAnatomyPrompts, ANegativeClickOnAThinRimCutsTheRimNotTheParcelBehindIt) {
-  if (!std::filesystem::exists(kTemplates / "inia19-t1-brain.nii.gz") ||
-      !std::filesystem::exists(kTemplates / "inia19-NeuroMaps.nii.gz")) {
+  const auto brain = loadBrain("inia19-t1-brain.nii.gz", "inia19-NeuroMaps.nii.gz");
+  if (!brain) {
     GTEST_SKIP() << "Debian's mricron-data is not installed (" << kTemplates << ")";
   }
-  core::NullProgress progress;
-  const core::VolumePtr image =
-      core::readVolumeFile(kTemplates / "inia19-t1-brain.nii.gz", progress);
-  const core::VolumePtr labels =
-      core::readVolumeFile(kTemplates / "inia19-NeuroMaps.nii.gz", progress);
   // Measured 0.60/0.74 and 0.53/0.61 (docs/benchmarks.md).
-  runProtocol(*image, *labels, {{253, "label 253", 0.52, 0.67}, {497, "label 497", 0.46, 0.55}},
-              challengeBox);
+  runProtocol(*brain->image, *brain->labels,
+              {{253, "label 253", 0.52, 0.67}, {497, "label 497", 0.46, 0.55}}, challengeBox);
 }
