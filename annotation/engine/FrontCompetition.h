@@ -39,7 +39,11 @@ struct FrontSetup {
 // 1 where the structure is: what its front won without one-voxel slivers (on grids whose
 // thickest spacing is at most 1.5 times the thinnest), plus what the positive clicks won, with
 // cavities filled (options.maxHoleFraction) unless a negative click lies in them, and each
-// clicked voxel on its click's side. Clicks outside the grid take no part. Throws
+// clicked voxel on its click's side. Clicks outside the grid take no part. Where the clicks sit
+// is measured first (up to two more competitions): a positive click's seed ball grows with its
+// distance to the structure found without the positive clicks, a negative click's with its
+// depth in the structure found without the negative ones, which also bounds how far its front
+// cuts (options.clickSeedPerDistance, negativeDepthScale, negativeSeedPerDepth). Throws
 // core::CancelledError when cancelled.
 std::vector<std::uint8_t> competeFronts(const FrontSetup& setup,
                                         const std::vector<GuidanceClick>& clicks,
