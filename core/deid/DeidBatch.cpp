@@ -245,6 +245,7 @@ DeidSummary deidentifyBatch(const fs::path& input, const fs::path& outDir,
     throw Error(ErrorKind::Io, input.string(), "no such file or folder");
   }
   checkMapOutside(map, outDir);
+  checkRecordAllows(outDir, options);
   fs::create_directories(outDir, ec);
   if (ec) {
     throw Error(ErrorKind::Io, outDir.string(), "cannot create the output folder: " + ec.message());

@@ -15,11 +15,18 @@ namespace delineate::core::deid {
 struct DeidSummary;
 
 // {"format": "delineate-deidentification", "version": 1, "profile", "method", "method_codes",
-//  "options", "written", "held_back", "failed"}. `method` is the profile and each option in use,
-// as De-identification Method (0012,0063) says them, joined by "; ".
+//  "options", "written", "held_back", "failed", "runs"}. `method` is the profile and each option
+// in use, as De-identification Method (0012,0063) says them, joined by "; ". `runs` lists each
+// batch's own counts, oldest first; the top-level counts are their sums.
 nlohmann::json deidentificationRecord(const DeidOptions& options, const DeidSummary& summary);
 
-// Written atomically as `folder`/deidentification.json; Error(Io) naming it when it cannot be.
+// A folder holds files of one set of options only. Throws Error(InvalidInput) naming
+// `folder`/deidentification.json when that file is there and is not a de-identification record,
+// or records other options than `options` (the earlier files would then be described wrongly).
+void checkRecordAllows(const std::filesystem::path& folder, const DeidOptions& options);
+
+// Written atomically as `folder`/deidentification.json, the batch added to the record already
+// there (checkRecordAllows() first); Error(Io) naming it when it cannot be.
 void writeDeidentificationRecord(const std::filesystem::path& folder, const DeidOptions& options,
                                  const DeidSummary& summary);
 

@@ -305,3 +305,51 @@ TEST(DeidBatch, NiftiIsWrittenWithBlankTextFieldsUnderAPseudonym) {
   ASSERT_TRUE(volume);
   EXPECT_EQ(volume->geometry().voxelCount(), 8u);
 }
+
+TEST(DeidBatch, ASecondRunAddsToTheFolderRecordAndOtherOptionsAreRefusedBeforeAnyWrite) {
+  TempDir tmp;
+  Planted planted;
+  fs::create_directories(tmp / "in1");
+  fs::create_directories(tmp / "in2");
+  writeImage(tmp / "in1" / "a.dcm", planted, "CT", "NO");
+  writeImage(tmp / "in2" / "b.dcm", planted, "CT", "NO");
+  writeImage(tmp / "in2" / "c.dcm", planted, "CT", "NO");
+  ReidentificationMap map(tmp / "map.json");
+  delineate::core::NullProgress progress;
+  const fs::path out = tmp / "out";
+  deidentifyBatch(tmp / "in1", out, {}, map, progress);
+  deidentifyBatch(tmp / "in2", out, {}, map, progress);
+  const auto readRecord = [&] {
+    return nlohmann::json::parse(readBytes(out / "deidentification.json"));
+  };
+  // Both runs are on the record: the first run's file is not left undescribed.
+  nlohmann::json record = readRecord();
+  EXPECT_EQ(record["written"], 3) << record.dump(1);
+  ASSERT_EQ(record["runs"].size(), 2u) << record.dump(1);
+  EXPECT_EQ(record["runs"][0]["written"], 1);
+  EXPECT_EQ(record["runs"][1]["written"], 2);
+  EXPECT_EQ(dicomFilesUnder(out).size(), 3u);
+
+  // Other options would make the record say something false of the earlier files: refused,
+  // naming the record, before anything is written.
+  DeidOptions keepDates;
+  keepDates.retainLongitudinalModifiedDates = true;
+  fs::create_directories(tmp / "in3");
+  writeImage(tmp / "in3" / "d.dcm", planted, "CT", "NO");
+  try {
+    deidentifyBatch(tmp / "in3", out, keepDates, map, progress);
+    ADD_FAILURE() << "a run with other options was let into the folder";
+  } catch (const delineate::core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("deidentification.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Retain Longitudinal"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(dicomFilesUnder(out).size(), 3u);
+  EXPECT_EQ(readRecord(), record);
+
+  // A file of that name that is no record is not overwritten either.
+  fs::create_directories(tmp / "other");
+  std::ofstream(tmp / "other" / "deidentification.json") << "{\"notes\": 1}";
+  EXPECT_THROW(deidentifyBatch(tmp / "in3", tmp / "other", {}, map, progress),
+               delineate::core::Error);
+  EXPECT_EQ(readBytes(tmp / "other" / "deidentification.json"), "{\"notes\": 1}");
+}
