@@ -4,14 +4,8 @@
 # through every route. Prints the benchmark's JSON. Usage:
 #   scripts/real-anatomy-256-benchmark.sh [BUILD_DIR]
 set -euo pipefail
-build=${1:-build/default}
-t=/usr/share/mricron/templates
-if [ ! -f "$t/ch2.nii.gz" ]; then
-  echo "real-anatomy-256-benchmark: Debian's mricron-data is not installed ($t)" >&2
-  exit 1
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/real-anatomy-setup.sh"
+real_anatomy_setup real-anatomy-256-benchmark ch2.nii.gz "${1:-}"
 # Debian's own Python (its numpy and nibabel), whatever python3 comes first in PATH.
 /usr/bin/python3 "$(dirname "$0")/resample-to-256.py" "$t/ch2.nii.gz" "$t/aal.nii.gz" \
   "$work/ch2-256.nii.gz" "$work/aal-256.nii.gz"

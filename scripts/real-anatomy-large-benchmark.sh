@@ -5,14 +5,8 @@
 # six structures through every route. Prints the benchmark's JSON. Usage:
 #   scripts/real-anatomy-large-benchmark.sh [BUILD_DIR]
 set -euo pipefail
-build=${1:-build/default}
-t=/usr/share/mricron/templates
-if [ ! -f "$t/ch2better.nii.gz" ]; then
-  echo "real-anatomy-large-benchmark: Debian's mricron-data is not installed ($t)" >&2
-  exit 1
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/real-anatomy-setup.sh"
+real_anatomy_setup real-anatomy-large-benchmark ch2better.nii.gz "${1:-}"
 # Debian's own Python (its numpy and nibabel), whatever python3 comes first in PATH.
 /usr/bin/python3 "$(dirname "$0")/labels-onto-grid.py" "$t/aal.nii.gz" "$t/ch2better.nii.gz" \
   "$work/aal-on-ch2better.nii.gz"
