@@ -56,7 +56,16 @@ std::optional<core::VoxelBox> roiOf(const nlohmann::json& params, const core::Si
   core::VoxelBox box;
   bool valid = roi.is_array() && roi.size() == 6;
   for (int a = 0; valid && a < 3; ++a) {
-    const auto lo = v[2 * a], hi = v[2 * a + 1];
+    auto lo = v[2 * a], hi = v[2 * a + 1];
+    // 3D Slicer's MONAI Label module sends the ROI's two corners mapped to voxel indices: on an
+    // image whose axes run against RAS (most DICOM) a pair comes high first, and a flat ROI as
+    // one index twice.
+    if (lo && hi && *hi < *lo) {
+      std::swap(lo, hi);
+    }
+    if (lo && hi && *hi == *lo) {
+      hi = *hi + 1;
+    }
     valid = lo && hi && *hi > *lo && *hi > 0 && *lo < std::int64_t(size[a]);
     if (valid) {
       box.lo[a] = std::size_t(std::max<std::int64_t>(*lo, 0));
@@ -65,8 +74,8 @@ std::optional<core::VoxelBox> roiOf(const nlohmann::json& params, const core::Si
   }
   if (!valid) {
     throw core::Error(core::ErrorKind::InvalidInput, "roi",
-                      "wants [i0, i1, j0, j1, k0, k1] (half-open voxel indices) holding a voxel "
-                      "of the image, not " +
+                      "wants [i0, i1, j0, j1, k0, k1] (voxel indices, each pair half-open) "
+                      "holding a voxel of the image, not " +
                           roi.dump());
   }
   return box;

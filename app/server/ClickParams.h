@@ -15,9 +15,10 @@ namespace delineate::server {
 std::vector<core::ai::VoxelIndex> clicksOf(const nlohmann::json& params, const char* key);
 
 // The region of interest 3D Slicer and Delineate send with a MONAI Label request ("roi":
-// [i0, i1, j0, j1, k0, k1], half-open voxel indices), clipped to the image of `size`; nullopt
-// when absent. Throws core::Error(InvalidInput) naming the field when it is not six numbers or
-// holds no voxel of the image.
+// [i0, i1, j0, j1, k0, k1], half-open voxel indices; a pair given high first is swapped, as
+// Slicer sends it for images whose axes run against RAS, and equal ends mean that one index),
+// clipped to the image of `size`; nullopt when absent. Throws core::Error(InvalidInput) naming the
+// field when it is not six numbers or holds no voxel of the image.
 std::optional<core::VoxelBox> roiOf(const nlohmann::json& params, const core::Size3& size);
 
 // A text field of a request's params: `fallback` when it is absent or null (MONAI Label's own

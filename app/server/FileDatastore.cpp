@@ -162,10 +162,46 @@ json FileDatastore::trainingPairs() {
   return out;
 }
 
+namespace {
+
+// A stored revision number; 0 when there is none or it is no whole number (info a client
+// replaced).
+int revisionOf(const json& stored) {
+  const auto it = stored.find("revision");
+  return it != stored.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+}  // namespace
+
+std::string FileDatastore::fileStemFor(const std::string& id) const {
+  const json& images = meta_["images"];
+  if (images.contains(id)) {  // an id stored again keeps its file name
+    return stemOf(images[id]["image"].value("name", safeName(id)));
+  }
+  // Ids are kept as the client sent them ("2: AX T1"); only the file name is made safe, and made
+  // unique where two ids would give the same one.
+  const std::string safe = safeName(id);
+  const auto taken = [&](const std::string& stem) {
+    for (const auto& [other, e] : images.items()) {
+      if (stemOf(e["image"].value("name", other)) == stem) {
+        return true;
+      }
+    }
+    return false;
+  };
+  return taken(safe) ? safe + "-" + core::upload::sha256OfBytes(id).substr(0, 12) : safe;
+}
+
 std::string FileDatastore::putImage(std::string id, const std::string& filename,
                                     const std::string& bytes, const json& info) {
-  id = safeName(id.empty() ? stemOf(filename) : id);
-  const std::string name = id + safeExtension(filename);
+  if (id.empty()) {
+    id = stemOf(filename).empty() ? "image" : stemOf(filename);
+  }
+  std::string name;
+  {
+    std::lock_guard lock(mutex_);
+    name = fileStemFor(id) + safeExtension(filename);
+  }
   writeAtomically(root_ / "images" / name, bytes);
   std::lock_guard lock(mutex_);
   json& e = meta_["images"][id];
@@ -175,7 +211,7 @@ std::string FileDatastore::putImage(std::string id, const std::string& filename,
     fs::remove(root_ / "images" / previous, ec);
   }
   // How many times this id was stored: a client can tell a replacement from a first store.
-  const int revision = e.contains("image") ? e["image"].value("revision", 0) + 1 : 1;
+  const int revision = e.contains("image") ? revisionOf(e["image"]) + 1 : 1;
   e["image"] = info.is_object() ? info : json::object();
   e["image"]["name"] = name;
   e["image"]["ts"] = now();
@@ -212,7 +248,11 @@ bool FileDatastore::putLabel(const std::string& id, const std::string& tag,
     }
   }
   const std::string safeTag = safeName(tag.empty() ? "final" : tag);
-  const std::string name = safeName(id) + safeExtension(filename);
+  std::string name;
+  {
+    std::lock_guard lock(mutex_);
+    name = fileStemFor(id) + safeExtension(filename);
+  }
   fs::create_directories(root_ / "labels" / safeTag);
   writeAtomically(root_ / "labels" / safeTag / name, bytes);
   std::lock_guard lock(mutex_);
@@ -226,7 +266,7 @@ bool FileDatastore::putLabel(const std::string& id, const std::string& tag,
     std::error_code ec;
     fs::remove(root_ / "labels" / safeTag / labels[safeTag].value("name", name), ec);
   }
-  const int revision = labels.contains(safeTag) ? labels[safeTag].value("revision", 0) + 1 : 1;
+  const int revision = labels.contains(safeTag) ? revisionOf(labels[safeTag]) + 1 : 1;
   json entry = info.is_object() ? info : json::object();
   entry["name"] = name;
   entry["ts"] = now();
@@ -340,7 +380,11 @@ std::optional<json> FileDatastore::nextUnlabelled(const std::string& strategy,
   if (strategy == "random") {
     chosen = open[std::uniform_int_distribution<std::size_t>(0, open.size() - 1)(rng_)];
   }
-  meta_["images"][chosen]["image"]["strategy"][strategy] = {{"ts", now()}, {"client_id", clientId}};
+  json& record = meta_["images"][chosen]["image"]["strategy"];
+  if (!record.is_object()) {  // an upload's params may have put anything under that name
+    record = json::object();
+  }
+  record[strategy] = {{"ts", now()}, {"client_id", clientId}};
   save();
   return imageEntry(chosen);
 }

@@ -2,7 +2,8 @@
 // The server's datastore (docs/ai.md, "delineate-server"): images and labels (per tag: "final",
 // "original", ...) as files under one folder, with their metadata in datastore.json. Every file is
 // written to a hidden temporary and renamed into place, so an interrupted upload leaves no partial
-// image or label (temporaries left by a crash are removed on opening). Ids are file-name stems.
+// image or label (temporaries left by a crash are removed on opening). Ids are kept as the client
+// sent them; the files are named by safeName() of the id (unique among the images).
 // Thread-safe.
 #include <filesystem>
 #include <mutex>
@@ -56,6 +57,8 @@ class FileDatastore {
  private:
   void save();
   nlohmann::json imageEntry(const std::string& id) const;
+  // The file name stem of `id`'s image and labels (mutex_ held).
+  std::string fileStemFor(const std::string& id) const;
 
   std::filesystem::path root_;
   std::mutex mutex_;

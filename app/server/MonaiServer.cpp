@@ -1,5 +1,7 @@
 #include "app/server/MonaiServer.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <fstream>
@@ -198,7 +200,12 @@ net::HttpResponse MonaiServer::info() {
     if (!labels.empty()) {
       body["trainers"][options_.trainModel]["labels"] = labels;
     }
-    body["train_stats"] = {{options_.trainModel, training_.stats()}};
+    json stats = training_.stats();
+    // MONAI Label's own stats name the epoch reached both ways; its clients read "epoch".
+    if (stats.is_object() && !stats.contains("epoch") && stats.contains("current_epoch")) {
+      stats["epoch"] = stats["current_epoch"];
+    }
+    body["train_stats"] = {{options_.trainModel, stats}};
   }
   body["datastore"] = datastore_.stats();
   body["models"][kMammoDetectorModel] = mammoDetectorInfo();
@@ -382,7 +389,10 @@ net::HttpResponse MonaiServer::session(const std::string& id, const net::ServerR
   if (r.method == "DELETE") {
     sessions_.remove(id);
   }
-  return jsonAnswer(200, SessionStore::toJson(*s));
+  // GET and DELETE answer the session's info itself, named by its id, as MONAI Label does.
+  json info = SessionStore::toJson(*s)["session_info"];
+  info["name"] = id;
+  return jsonAnswer(200, info);
 }
 
 net::HttpResponse MonaiServer::datastore(const std::string& rest, const net::ServerRequest& r) {
@@ -477,13 +487,33 @@ net::HttpResponse MonaiServer::activeLearning(const std::string& strategy,
   return jsonAnswer(200, next ? *next : json::object());
 }
 
+namespace {
+
+// A boolean query parameter as FastAPI reads one: true, 1, yes, on (any case).
+bool flagParam(const net::ServerRequest& r, const char* key) {
+  std::string v = r.queryValue(key);
+  std::transform(v.begin(), v.end(), v.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return v == "true" || v == "1" || v == "yes" || v == "on";
+}
+
+}  // namespace
+
 net::HttpResponse MonaiServer::train(const std::string& model, const net::ServerRequest& r) {
+  // As MONAI Label answers: 404 when there is no run (or, with check_if_running, none running),
+  // which its clients read as "not training"; stopping answers the stopped run, or null.
   if (r.method == "GET") {
-    return jsonAnswer(200, training_.status());
+    const json status = training_.status();
+    if (status.empty()) {
+      return detail(404, "No Train Tasks Found");
+    }
+    if (flagParam(r, "check_if_running") && !training_.running()) {
+      return detail(404, "No Train Tasks are currently Running");
+    }
+    return jsonAnswer(200, flagParam(r, "all") ? json::array({status}) : status);
   }
   if (r.method == "DELETE") {
-    training_.stop();
-    return jsonAnswer(200, training_.status());
+    return jsonAnswer(200, training_.stop() ? training_.status() : json());
   }
   if (!training_.configured()) {
     return detail(404, "No trainer: the server was started without --train-command");
@@ -491,7 +521,12 @@ net::HttpResponse MonaiServer::train(const std::string& model, const net::Server
   if (!model.empty() && model != options_.trainModel) {
     return detail(404, "Trainer (" + model + ") Not Found");
   }
-  const json config = json::parse(r.body.empty() ? std::string("{}") : r.body, nullptr, false);
+  json config = json::parse(r.body.empty() ? std::string("{}") : r.body, nullptr, false);
+  // POST /train/ (no model named) takes {model: params}, as OHIF sends it.
+  if (model.empty() && config.is_object() && config.contains(options_.trainModel) &&
+      config[options_.trainModel].is_object()) {
+    config = json(config[options_.trainModel]);
+  }
   const json started =
       training_.start(options_.trainModel, config.is_object() ? config : json::object(),
                       datastore_.trainingPairs());

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <iterator>
 
 #include "app/server/SessionStore.h"
 #include "core/Error.h"
@@ -46,12 +47,52 @@ TrainingRunner::~TrainingRunner() {
 
 bool TrainingRunner::running() {
   std::lock_guard lock(mutex_);
-  return pid_ > 0;
+  return pid_ > 0 && !stopping_;  // a stopped run may take a moment to exit
 }
+
+namespace {
+
+// The last `count` lines of the text file `path` (at most its last 64 KiB are read).
+json lastLines(const fs::path& path, std::size_t count) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text;
+  if (in) {
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    const std::streamoff from = std::max<std::streamoff>(0, size - 65536);
+    in.seekg(from);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (end > at) {
+      lines.push_back(text.substr(at, end - at));
+    }
+    at = end + 1;
+  }
+  json out = json::array();
+  for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i) {
+    out.push_back(lines[i]);
+  }
+  return out;
+}
+
+}  // namespace
 
 json TrainingRunner::status() {
   std::lock_guard lock(mutex_);
-  return status_;
+  if (status_.empty()) {
+    return status_;
+  }
+  // MONAI Label's tasks carry the last lines of their output; its clients show the last one.
+  json out = status_;
+  json details = lastLines(runFolder_ / "train.log", 20);
+  if (details.empty()) {
+    details.push_back("training " + out.value("status", std::string("SUBMITTED")));
+  }
+  out["details"] = std::move(details);
+  return out;
 }
 
 namespace {
@@ -201,11 +242,14 @@ json TrainingRunner::stats() {
 
 bool TrainingRunner::stop() {
   std::lock_guard lock(mutex_);
-  if (pid_ <= 0) {
+  if (pid_ <= 0 || stopping_) {
     return false;
   }
   stopping_ = true;
   ::kill(-pid_, SIGTERM);
+  // Stopped as far as a client can tell from now on (the waiter then records the same).
+  status_["status"] = "STOPPED";
+  status_["end_ts"] = timestamp();
   return true;
 }
 

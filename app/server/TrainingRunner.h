@@ -22,10 +22,11 @@
 //    "eval": {"metrics": {"val_mean_dice": 0.81}, "key_metric_name": "val_mean_dice",
 //             "best_metric": 0.81, "best_metric_epoch": 2},
 //    "history": [{"epoch": 1, "train_loss": 0.6, "val_mean_dice": 0.7}, {"epoch": 2, ...}]}
-// All keys are optional; `history` (one object of metrics per epoch, oldest first) is ours, for
-// the client's plot. The server answers it as GET /info/ `train_stats[<model>]`. Writing it by
-// rename (write train_stats.json.part, then mv) is best, but a half-written or garbled file is
-// tolerated: the last whole one read stays the answer.
+// All keys are optional; GET /info/ adds "epoch" (what MONAI Label's clients read) from
+// "current_epoch" when the command wrote only that; `history` (one object of metrics per epoch,
+// oldest first) is ours, for the client's plot. The server answers it as GET /info/
+// `train_stats[<model>]`. Writing it by rename (write train_stats.json.part, then mv) is best, but
+// a half-written or garbled file is tolerated: the last whole one read stays the answer.
 #include <sys/types.h>
 
 #include <filesystem>
@@ -45,11 +46,13 @@ class TrainingRunner {
   // Starts a run; nullopt-like empty JSON when one is running already.
   nlohmann::json start(const std::string& model, const nlohmann::json& config,
                        const nlohmann::json& dataset);
+  // Whether a run is going on (a stopped one is not, though its command may still be exiting).
   bool running();
   // {"id", "status": SUBMITTED|RUNNING|DONE|ERROR|STOPPED, "start_ts", "end_ts", "exit_code",
-  //  "request"}; {} before the first run.
+  //  "request", "details": the last 20 lines of train.log (never empty)}; {} before the first run.
   nlohmann::json status();
-  // Stops a running command (SIGTERM to its process group). False when none runs.
+  // Stops a running command (SIGTERM to its process group); its status is STOPPED from then on.
+  // False when none runs.
   bool stop();
   // The latest run's train_stats.json (see above) as last read whole; {} before any.
   nlohmann::json stats();

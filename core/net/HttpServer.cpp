@@ -2,10 +2,12 @@
 #include "core/net/HttpServer.h"
 
 #include <arpa/inet.h>
+
 #include <cpprest/http_listener.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include "core/Error.h"
 
@@ -24,8 +26,14 @@ ServerRequest toRequest(const http::http_request& r) {
   out.method = r.method();
   const web::uri uri = r.relative_uri();
   out.path = web::uri::decode(uri.path());
+  // A query is form-encoded: '+' is a space there (Python's quote_plus and urlencode, Java's
+  // URLEncoder write it so), a plus sign travels as %2B.
+  const auto formDecoded = [](std::string text) {
+    std::replace(text.begin(), text.end(), '+', ' ');
+    return web::uri::decode(text);
+  };
   for (const auto& [k, v] : web::uri::split_query(uri.query())) {
-    out.query[web::uri::decode(k)] = web::uri::decode(v);
+    out.query[formDecoded(k)] = formDecoded(v);
   }
   for (const auto& [name, value] : r.headers()) {
     out.headers.emplace_back(name, value);

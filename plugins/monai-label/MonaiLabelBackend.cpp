@@ -516,6 +516,9 @@ ai::TrainStatus MonaiLabelBackend::startTraining(const std::string& model, const
 
 ai::TrainStatus MonaiLabelBackend::trainingStatus(core::ProgressSink& progress) {
   const net::HttpResponse r = call("GET", "train/", {}, {}, config_.infoTimeout, progress);
+  if (r.status == 404) {
+    return {};  // MONAI Label's answer while it has no training run to report
+  }
   if (!r.ok()) {
     fail(r, "training status");
   }

@@ -271,3 +271,113 @@ TEST(MonaiPythonClient, AParamOfTheWrongTypeIsTheClientsErrorNamingIt) {
   EXPECT_EQ(a.status, 400) << a.body;
   EXPECT_NE(a.body.find("\\\"label\\\" must be a text"), std::string::npos) << a.body;
 }
+
+// What 3D Slicer's MONAI Label module and the Python client send beyond the plain loop: image
+// ids named after a DICOM series ("2: AX T1", quoted with '+' for spaces), an ROI given corner
+// high first, upload params that reuse a name the server keeps its own records under, and the
+// training status it polls.
+TEST(MonaiPythonClient, SlicersIdsRoiAndTrainingPollAreServedAsMonaiLabelServesThem) {
+  test::TempDir dir;
+  // The command leaves MONAI Label style stats and a line of output, then trains until stopped.
+  test::LocalServer server(dir / "store",
+                           "printf '{\"current_epoch\": 2, \"total_epochs\": 10}' > "
+                           "train_stats.json; echo epoch 2 done; exec sleep 30");
+  const std::string& url = server.url();
+  const test::BallImage ball;
+  const test::BallImage other({20, 20, 18}, 6.0);
+  const std::string image = core::ai::volumeToBytes(*ball.image, "ball.nii.gz");
+  const std::string otherImage = core::ai::volumeToBytes(*other.image, "other.nii.gz");
+  const std::string label = core::ai::volumeToBytes(*ball.truth->asVolume(), "ball.nii.gz");
+
+  // Nothing trained yet: 404, which the clients read as "not training".
+  RawAnswer a = rawExchange(url, pyRequest(url, "GET", "/train/?check_if_running=true"));
+  EXPECT_EQ(a.status, 404) << a.body;
+  EXPECT_EQ(rawExchange(url, pyRequest(url, "GET", "/train/")).status, 404);
+
+  // An id with a colon and spaces, as quote_plus writes it; and one whose file name would be
+  // the same once made safe. Each keeps its own image.
+  a = rawExchange(url, pyFormRequest(url, "PUT", "/datastore/?image=2%3A+AX+T1",
+                                     pyForm({{"params", R"({"client_id": null})"}}, "file",
+                                            "ball.nii.gz", image)));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_EQ(jsonOf(a)["image"], "2: AX T1");
+  a = rawExchange(url, pyFormRequest(url, "PUT", "/datastore/?image=2__AX_T1",
+                                     pyForm({{"params", R"({"strategy": "random"})"}}, "file",
+                                            "other.nii.gz", otherImage)));
+  ASSERT_EQ(a.status, 200) << a.body;
+  a = rawExchange(url, pyRequest(url, "GET", "/datastore/?output=all"));
+  EXPECT_TRUE(jsonOf(a)["objects"].contains("2: AX T1")) << a.body;
+  EXPECT_TRUE(jsonOf(a)["objects"].contains("2__AX_T1")) << a.body;
+  // (Compared as a whole: the bytes themselves are not worth printing.)
+  EXPECT_TRUE(rawExchange(url, pyRequest(url, "GET", "/datastore/image?image=2%3A+AX+T1")).body ==
+              image)
+      << "the image of \"2: AX T1\"";
+  EXPECT_TRUE(rawExchange(url, pyRequest(url, "GET", "/datastore/image?image=2__AX_T1")).body ==
+              otherImage)
+      << "the image of \"2__AX_T1\"";
+
+  // next_sample: the image whose upload params held a "strategy" of their own is still served.
+  for (const char* strategy : {"first", "random"}) {
+    a = rawExchange(url, pyRequest(url, "POST", std::string("/activelearning/") + strategy,
+                                   "application/json", R"({"client_id": null})"));
+    ASSERT_EQ(a.status, 200) << strategy << ": " << a.body;
+    EXPECT_TRUE(jsonOf(a).contains("id")) << strategy << ": " << a.body;
+  }
+
+  // Inference by that id with Slicer's ROI: corners high first on i and j, a flat k.
+  for (const char* roi : {"[34, 15, 32, 13, 20, 20]", "[15, 34, 13, 32, 20, 21]"}) {
+    const std::string params =
+        std::string(R"({"foreground": [[24, 22, 20]], "background": [], "roi": )") + roi +
+        R"(, "client_id": null})";
+    a = rawExchange(url, pyFormRequest(url, "POST", "/infer/local_deepgrow?image=2%3A+AX+T1",
+                                       pyForm({{"params", params}})));
+    ASSERT_EQ(a.status, 200) << roi << ": " << a.body.substr(0, 300);
+    const auto proposal = labelOfInferAnswer(a, ball);
+    ASSERT_NE(proposal, nullptr);
+    EXPECT_GT(test::dice(*proposal, *ball.truth), 0.75) << roi;
+  }
+  a = rawExchange(url, pyFormRequest(url, "PUT", "/datastore/label?image=2%3A+AX+T1&tag=final",
+                                     pyForm({{"params", "{}"}}, "label", "ball.nii.gz", label)));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_TRUE(
+      rawExchange(url, pyRequest(url, "GET", "/datastore/label?label=2%3A+AX+T1&tag=final")).body ==
+      label)
+      << "the label of \"2: AX T1\"";
+
+  // A session's info is answered as itself, named by its id.
+  a = rawExchange(url, requestsSessionPut(url, "ball.nii.gz", image));
+  const std::string session = jsonOf(a).value("session_id", "");
+  ASSERT_FALSE(session.empty()) << a.body;
+  a = rawExchange(url, pyRequest(url, "GET", "/session/" + session));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_TRUE(jsonOf(a).contains("expiry")) << a.body;
+  EXPECT_EQ(jsonOf(a).value("name", ""), session) << a.body;
+
+  // Training: running while it runs, with the epoch the clients read and the output's last
+  // line; stopping answers the stopped run, then null.
+  a = rawExchange(url, pyRequest(url, "POST", "/train/local_deepgrow", "application/json", "{}"));
+  ASSERT_EQ(a.status, 200) << a.body;
+  a = rawExchange(url, pyRequest(url, "GET", "/train/?check_if_running=true"));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_EQ(jsonOf(a)["status"], "RUNNING") << a.body;
+  json info;
+  for (int tries = 0; tries < 100; ++tries) {  // the command writes its stats as it starts
+    info = jsonOf(rawExchange(url, pyRequest(url, "GET", "/info/")));
+    if (info["train_stats"]["local_deepgrow"].contains("epoch")) {
+      break;
+    }
+    ::usleep(50000);
+  }
+  EXPECT_EQ(info["train_stats"]["local_deepgrow"].value("epoch", 0), 2) << info.dump();
+  a = rawExchange(url, pyRequest(url, "DELETE", "/train/"));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_EQ(jsonOf(a)["status"], "STOPPED") << a.body;
+  ASSERT_TRUE(jsonOf(a)["details"].is_array()) << a.body;
+  EXPECT_FALSE(jsonOf(a)["details"].empty()) << a.body;
+  EXPECT_EQ(jsonOf(rawExchange(url, pyRequest(url, "DELETE", "/train/"))), json())
+      << "nothing runs";
+  EXPECT_EQ(rawExchange(url, pyRequest(url, "GET", "/train/?check_if_running=true")).status, 404);
+  a = rawExchange(url, pyRequest(url, "GET", "/train/?all=true"));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_TRUE(jsonOf(a).is_array()) << a.body;
+}
