@@ -82,6 +82,9 @@ bool flag(const json& o, const char* key, std::optional<bool> fallback) {
     }
     return *fallback;
   }
+  if (it->is_number()) {  // the reference server takes bool(value): 0 and 1 too
+    return it->get<double>() != 0;
+  }
   if (!it->is_boolean()) {
     refuse(400, std::string(key) + " must be true or false");
   }
@@ -323,7 +326,9 @@ net::HttpResponse NnInteractiveApi::setImage(InteractiveSession& s, const net::S
   core::ImageGeometry g;
   g.size = {static_cast<std::size_t>(a.shape[3]), static_cast<std::size_t>(a.shape[2]),
             static_cast<std::size_t>(a.shape[1])};
-  const json spacing = meta.value("image_properties", json::object()).value("spacing", json());
+  // Optional, and null from some clients: the reference server reads it as {}.
+  const json properties = meta.value("image_properties", json::object());
+  const json spacing = properties.is_object() ? properties.value("spacing", json()) : json();
   if (spacing.is_array() && spacing.size() == 3 &&
       std::all_of(spacing.begin(), spacing.end(), [](const json& v) {
         return v.is_number() && v.get<double>() > 0 && v.get<double>() < 1e4;
@@ -391,11 +396,10 @@ net::HttpResponse NnInteractiveApi::setTargetBuffer(InteractiveSession& s,
         "the target buffer's shape " + shape.dump() + " is not the image's spatial shape " +
             json(std::vector<std::int64_t>(s.imageShape.begin() + 1, s.imageShape.end())).dump());
   }
+  // Only the buffer is new: the prompts and the undo step stay, as on the reference server
+  // (a client may send its buffer again in the middle of a session).
   s.target.assign(voxelCount(dims), 0);
   s.targetDtype = dtype;
-  s.prompts.clear();
-  s.initialSeg.reset();
-  s.undo.reset();
   return jsonReply(200, json::object());
 }
 
@@ -434,8 +438,18 @@ net::HttpResponse NnInteractiveApi::addPrompt(InteractiveSession& s, const std::
     std::array<std::array<std::size_t, 2>, 3> clipped{};
     for (std::size_t a = 0; a < 3; ++a) {
       const auto n = static_cast<std::int64_t>(shape[a]);
-      const std::int64_t lo = std::clamp<std::int64_t>(b[a][0], 0, n);
-      const std::int64_t hi = std::clamp<std::int64_t>(b[a][1], 0, n);
+      // Clipped as the reference server clips: a box that clipping flattens keeps one slice
+      // at the image's edge ([n, n+1] is slice n-1, [-2, -1] slice 0); one wholly beyond the
+      // far edge or reversed stays flat and is refused.
+      std::int64_t lo = std::max<std::int64_t>(b[a][0], 0);
+      std::int64_t hi = std::min<std::int64_t>(b[a][1], n);
+      if (hi <= lo) {
+        if (lo == 0) {
+          hi = std::min<std::int64_t>(1, n);
+        } else {
+          lo -= 1;
+        }
+      }
       if (hi - lo <= 0) {
         refuse(400, "bbox_coords has no extent along axis " + std::to_string(a) +
                         " inside the image " +

@@ -249,16 +249,18 @@ void decodeBlosc2Chunk(std::string_view chunk, std::span<std::byte> out, const s
     malformed(where, "holds " + std::to_string(h.nbytes) + " bytes, " + std::to_string(out.size()) +
                          " expected");
   }
+  // As c-blosc2 reads a chunk: a stored chunk must hold its whole data, special or not (so a
+  // chunk this reader takes, the reference library takes too).
+  if ((h.flags & kFlagMemcpyed) && h.cbytes != kHeader + h.nbytes) {
+    malformed(where, "stored chunk of " + std::to_string(h.cbytes) + " bytes for " +
+                         std::to_string(h.nbytes) + " bytes of data");
+  }
   if ((h.blosc2Flags >> 4) & 0x07) {
     fillSpecial(h, chunk, out, where);
     return;
   }
   const auto* base = reinterpret_cast<const std::byte*>(chunk.data());
   if (h.flags & kFlagMemcpyed) {
-    if (h.cbytes != kHeader + h.nbytes) {
-      malformed(where, "stored chunk of " + std::to_string(h.cbytes) + " bytes for " +
-                           std::to_string(h.nbytes) + " bytes of data");
-    }
     std::memcpy(out.data(), base + kHeader, h.nbytes);
     return;
   }
@@ -351,8 +353,12 @@ std::string encodeBlosc2Chunk(std::span<const std::byte> data, const Blosc2Optio
     return out;
   };
   if (allZero && !data.empty()) {
-    out[2] = 0x07;
-    writeInt32(out, 8, static_cast<std::int32_t>(std::max<std::size_t>(typesize, 1)));
+    // As c-blosc2 writes zeros: the extended header only, never the "stored" flag (its reader
+    // refuses a stored chunk shorter than its data), and blocks of up to 256 KiB (it fills the
+    // data block by block).
+    out[2] = static_cast<char>(kFlagExtended);
+    const std::size_t block = std::min<std::size_t>(data.size(), 256u << 10) / typesize * typesize;
+    writeInt32(out, 8, static_cast<std::int32_t>(std::max(block, typesize)));
     writeInt32(out, 12, static_cast<std::int32_t>(kHeader));
     out[31] = 0x10;  // special value: zeros
     return out;

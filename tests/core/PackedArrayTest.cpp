@@ -164,16 +164,25 @@ TEST(Blosc2Chunk, Lz4BlocksZeroStreamsRunsAndRawStreams) {
 }
 
 TEST(Blosc2Chunk, SpecialValueChunks) {
-  std::string zeros = blosc2Header(0x07, 1, 5000, 5000);
-  zeros[31] = 0x10;
-  EXPECT_EQ(decoded(finish(zeros)), std::string(5000, '\0'));
-  std::string nan = blosc2Header(0x07, 4, 16, 16);
+  // As c-blosc2's blosc2_chunk_zeros() writes them (flags 0x05) and as compress2() does
+  // (its usual flags, here ZSTD without split, 0x95).
+  for (const std::uint8_t flags : {0x05, 0x95}) {
+    std::string zeros = blosc2Header(flags, 1, 5000, 5000);
+    zeros[31] = 0x10;
+    EXPECT_EQ(decoded(finish(zeros)), std::string(5000, '\0')) << int(flags);
+  }
+  // With the "stored" flag c-blosc2 refuses a chunk shorter than its data, special or not;
+  // so does this reader, so that what it takes the reference library takes too.
+  std::string storedZeros = blosc2Header(0x07, 1, 5000, 5000);
+  storedZeros[31] = 0x10;
+  EXPECT_THROW(decoded(finish(storedZeros)), delineate::core::Error);
+  std::string nan = blosc2Header(0x05, 4, 16, 16);
   nan[31] = 0x20;
   const std::string n = decoded(finish(nan));
   float f[4];
   std::memcpy(f, n.data(), 16);
   EXPECT_TRUE(std::isnan(f[0]) && std::isnan(f[3]));
-  std::string repeated = blosc2Header(0x07, 2, 8, 8);
+  std::string repeated = blosc2Header(0x05, 2, 8, 8);
   repeated[31] = 0x30;
   EXPECT_EQ(decoded(finish(repeated + std::string("\x34\x12", 2))),
             std::string("\x34\x12\x34\x12\x34\x12\x34\x12", 8));
@@ -209,6 +218,14 @@ TEST(Blosc2Chunk, WhatItWritesItReadsBackForEveryCodecAndFilter) {
       std::span(reinterpret_cast<const std::byte*>(zeros.data()), zeros.size()), {});
   EXPECT_EQ(z.size(), 32u);
   EXPECT_EQ(decoded(z), zeros);
+  // Written as c-blosc2 writes zeros: not "stored" (flag 0x02), the extended header (0x05),
+  // the zeros mark, and blocks a reader can fill quickly (not one per byte).
+  EXPECT_EQ(static_cast<std::uint8_t>(z[2]) & 0x02, 0);
+  EXPECT_EQ(static_cast<std::uint8_t>(z[2]) & 0x05, 0x05);
+  EXPECT_EQ(static_cast<std::uint8_t>(z[31]), 0x10);
+  std::int32_t blocksize = 0;
+  std::memcpy(&blocksize, z.data() + 8, 4);
+  EXPECT_GE(blocksize, 32768);
   // Noise does not compress: stored.
   std::string noise(5000, '\0');
   std::mt19937 rng(2);

@@ -376,6 +376,41 @@ TEST(NnInteractive, PromptsOutsideTheImageAndBadArraysAreRefusedWithAReason) {
   const auto region = core::ai::unpackArray(inside.body, "answer");
   EXPECT_EQ(json(region.shape), meta.at("shape"));
   EXPECT_EQ(meta.at("dtype"), "uint8");
+  // Undoing that first click restores an empty region: its all-zero chunk is written as
+  // c-blosc2 writes one (not flagged "stored"), or the reference client could not read it.
+  const auto undone = post(url, "/undo", lease, "application/json", "{}");
+  ASSERT_EQ(undone.status, 200) << undone.body;
+  const auto restored = core::ai::unpackArray(undone.body, "undo answer");
+  EXPECT_EQ(restored.bytes, std::string(restored.bytes.size(), '\0'));
+  const std::size_t chunkAt = 8 + 5 + 3 * 8 + 4 + 16;  // "uint8", 3 axes, nchunks, ulen, clen
+  ASSERT_GE(undone.body.size(), chunkAt + 32);
+  EXPECT_EQ(static_cast<std::uint8_t>(undone.body[chunkAt + 2]) & 0x02, 0);
+  EXPECT_EQ(static_cast<std::uint8_t>(undone.body[chunkAt + 31]), 0x10) << "the zeros chunk";
+  // Sending the buffer again keeps the prompts and the undo step, as the reference server does;
+  // flags may come as numbers, and a box one slice past the image's end means its last slice.
+  ASSERT_EQ(post(url, "/add_point_interaction", lease, "application/json",
+                 R"({"coordinates": [2, 2, 3], "include_interaction": 1, "run_prediction": 0})")
+                .status,
+            200);
+  ASSERT_EQ(post(url, "/set_target_buffer", lease, "application/json",
+                 R"({"shape": [4, 5, 6], "dtype": "uint8"})")
+                .status,
+            200);
+  const auto undoAgain = post(url, "/undo", lease, "application/json", "{}");
+  ASSERT_EQ(undoAgain.status, 200) << undoAgain.body;
+  EXPECT_TRUE(json::parse(undoAgain.header("X-Meta")).at("ran_prediction").get<bool>());
+  const auto edge =
+      post(url, "/add_bbox_interaction", lease, "application/json",
+           R"({"bbox_coords": [[4, 5], [0, 3], [0, 3]], "include_interaction": true})");
+  ASSERT_EQ(edge.status, 200) << edge.body;
+  // image_properties may be null.
+  EXPECT_EQ(
+      post(url, "/set_image", lease, "application/octet-stream",
+           core::ai::packArray(core::ai::NpDtype::UInt8, shape,
+                               std::span(reinterpret_cast<const std::byte*>(ones.data()), 120)),
+           R"({"image_properties": null})")
+          .status,
+      200);
   // Released: the lease is unknown from then on.
   EXPECT_EQ(post(url, "/release", lease, "application/json", "").status, 200);
   const auto gone = post(url, "/heartbeat", lease, "application/json", "");
