@@ -35,7 +35,8 @@ double acrossMm(const VoxelBox& box, int axis, const core::Vec3& spacing) {
 
 // The region of interest: the box widened by a quarter of its size (at least 3 voxels) on each
 // side across the slice; along the slice axis as far as the box's larger side in mm, each way.
-// Every click inside, with 3 voxels around it.
+// Every positive click inside, with 3 voxels around it (a negative click outside says only what
+// the region already says: the structure is not there).
 VoxelBox regionOfInterest(const VoxelBox& box, int axis, const std::vector<GuidanceClick>& clicks,
                           const core::ImageGeometry& g) {
   const double across = acrossMm(box, axis, g.spacing);
@@ -47,6 +48,9 @@ VoxelBox regionOfInterest(const VoxelBox& box, int axis, const std::vector<Guida
     out.hi[a] = std::min(g.size[a], out.hi[a] + pad);
   }
   for (const GuidanceClick& c : clicks) {
+    if (!c.positive) {
+      continue;
+    }
     for (int a = 0; a < 3; ++a) {
       out.lo[a] = std::min(out.lo[a], c.voxel[a] > 3 ? c.voxel[a] - 3 : 0);
       out.hi[a] = std::max(out.hi[a], std::min(g.size[a], c.voxel[a] + 4));

@@ -82,8 +82,10 @@ BoxMask MaskRefiner::refine(const core::Volume& image, const BoxMask& initial,
     roi.lo[a] = roi.lo[a] > pad ? roi.lo[a] - pad : 0;
     roi.hi[a] = std::min(g.size[a], roi.hi[a] + pad);
   }
+  // A positive click widens the region to take it in; a negative one outside it changes nothing
+  // (the structure is not there anyway).
   for (const GuidanceClick& c : clicks) {
-    if (c.voxel[0] < g.size[0] && c.voxel[1] < g.size[1] && c.voxel[2] < g.size[2]) {
+    if (c.positive && c.voxel[0] < g.size[0] && c.voxel[1] < g.size[1] && c.voxel[2] < g.size[2]) {
       for (int a = 0; a < 3; ++a) {
         roi.lo[a] = std::min(roi.lo[a], c.voxel[a] > 3 ? c.voxel[a] - 3 : 0);
         roi.hi[a] = std::max(roi.hi[a], std::min(g.size[a], c.voxel[a] + 4));

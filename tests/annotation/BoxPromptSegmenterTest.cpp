@@ -132,6 +132,16 @@ TEST(BoxPromptSegmenter, ANegativeClickChangesOnlyWhatLiesNearIt) {
   }
   ASSERT_GT(total, 0u);
   EXPECT_GT(double(same) / double(total), 0.95);
+  // A negative click far from the box, in the image's corner, changes nothing at all (it used to
+  // widen the region of interest to take it in, and the wider region's contrast moved the edge).
+  const BoxMask far = segmenter.segment(*image, box, 2, {{{2, 2, 2}, false}}, progress);
+  EXPECT_EQ(far.box, plain.box);
+  EXPECT_TRUE(far.bits == plain.bits) << "a far negative click changed the answer";
+  const MaskRefiner refiner;
+  const BoxMask refined = refiner.refine(*image, plain, {}, progress);
+  const BoxMask refinedFar = refiner.refine(*image, plain, {{{2, 2, 2}, false}}, progress);
+  EXPECT_EQ(refinedFar.box, refined.box);
+  EXPECT_TRUE(refinedFar.bits == refined.bits) << "a far negative click changed the refinement";
 }
 
 // A tall structure (radii 8, 6, 16 voxels about (30, 30, 26)) with a thin sheet of its own
