@@ -1,7 +1,9 @@
 #include "plugins/monai-label/MonaiAuth.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/Base64.h"
 #include "core/ai/InferResponse.h"
 #include "core/ai/MonaiInfo.h"
 #include "core/ai/MonaiRequests.h"
@@ -71,6 +73,33 @@ net::HttpResponse MonaiAuth::post(const std::string& form, core::ProgressSink& p
   }
 }
 
+namespace {
+
+// The "exp" claim (seconds since 1970) of a JWT's payload, read without checking the signature:
+// only to know when to renew. nullopt when the token is not a JWT or has none.
+std::optional<long long> jwtExpiry(const std::string& token) {
+  const std::size_t first = token.find('.');
+  const std::size_t second = first == std::string::npos ? first : token.find('.', first + 1);
+  if (second == std::string::npos) {
+    return std::nullopt;
+  }
+  std::string payload = token.substr(first + 1, second - first - 1);
+  std::replace(payload.begin(), payload.end(), '-', '+');
+  std::replace(payload.begin(), payload.end(), '_', '/');
+  payload.append((4 - payload.size() % 4) % 4, '=');
+  const auto bytes = core::base64Decode(payload);
+  if (!bytes) {
+    return std::nullopt;
+  }
+  const json claims = json::parse(bytes->begin(), bytes->end(), nullptr, false);
+  if (!claims.is_object() || !claims.value("exp", json()).is_number()) {
+    return std::nullopt;
+  }
+  return claims["exp"].get<long long>();
+}
+
+}  // namespace
+
 MonaiTokens MonaiAuth::parseTokens(const net::HttpResponse& r) const {
   const json j = ai::parseServerJson(r.body, "the sign-in answer", url_);
   if (!j.is_object() || !j.value("access_token", json()).is_string()) {
@@ -83,6 +112,8 @@ MonaiTokens MonaiAuth::parseTokens(const net::HttpResponse& r) const {
   t.refreshToken = j.value("refresh_token", json()).is_string() ? j["refresh_token"] : "";
   if (j.value("expires_in", json()).is_number()) {
     t.expires = now + std::chrono::seconds(j["expires_in"].get<long long>());
+  } else if (const std::optional<long long> exp = jwtExpiry(t.accessToken)) {
+    t.expires = SystemClock::time_point(std::chrono::seconds(*exp));
   }
   if (j.value("refresh_expires_in", json()).is_number() && j["refresh_expires_in"] != 0) {
     t.refreshExpires = now + std::chrono::seconds(j["refresh_expires_in"].get<long long>());
@@ -98,9 +129,12 @@ MonaiTokens MonaiAuth::login(const std::string& user, const std::string& passwor
            progress);
   if (!r.ok()) {
     const ai::ServerError e = ai::classifyServerAnswer(r.status, r.contentType(), r.body);
-    const std::string why = r.status == 401 || r.status == 400
-                                ? "the server rejected the user name or password"
-                                : e.message;
+    // MONAI Label passes a password its identity provider refuses on as a bare 500.
+    const std::string why =
+        r.status == 401 || r.status == 400 ? "the server rejected the user name or password"
+        : r.status == 500 ? "the server rejected the user name or password, or could not "
+                            "reach its identity provider"
+                          : e.message;
     throw core::Error(core::ErrorKind::Network, url_,
                       "signing in as '" + user + "' failed: " + why + " (HTTP " +
                           std::to_string(r.status) + (e.detail.empty() ? "" : ": " + e.detail) +
@@ -108,6 +142,12 @@ MonaiTokens MonaiAuth::login(const std::string& user, const std::string& passwor
   }
   MonaiTokens t = parseTokens(r);
   setTokens(t);
+  std::lock_guard lock(mutex_);
+  if (t.refreshToken.empty()) {
+    relogin_ = std::make_pair(user, password);
+  } else {
+    relogin_.reset();
+  }
   return t;
 }
 
@@ -118,6 +158,23 @@ void MonaiAuth::renew(const std::string& stale, core::ProgressSink& progress) {
     return;  // another call renewed them while this one waited
   }
   if (current.refreshToken.empty()) {
+    std::optional<std::pair<std::string, std::string>> again;
+    {
+      std::lock_guard lock(mutex_);
+      again = relogin_;
+    }
+    if (again) {  // a server without refresh tokens: the password grant once more
+      try {
+        login(again->first, again->second, progress);
+        return;
+      } catch (const core::CancelledError&) {
+        throw;
+      } catch (const core::Error& e) {
+        clear();  // the password too
+        throw SignInRequired(
+            url_, "sign-in needed: signing in again failed (" + e.detail() + "); sign in again");
+      }
+    }
     throw SignInRequired(url_,
                          "sign-in needed: the server wants a valid token and there is "
                          "none to renew; sign in again");
@@ -144,7 +201,12 @@ void MonaiAuth::renew(const std::string& stale, core::ProgressSink& progress) {
 
 void MonaiAuth::renewIfDue(core::ProgressSink& progress) {
   const MonaiTokens t = tokens();
-  if (t.refreshToken.empty()) {
+  bool canRelogin = false;
+  {
+    std::lock_guard lock(mutex_);
+    canRelogin = relogin_.has_value();
+  }
+  if (t.refreshToken.empty() && !canRelogin) {
     return;
   }
   const bool known = t.expires != SystemClock::time_point{};
@@ -175,6 +237,12 @@ MonaiTokens MonaiAuth::tokens() const {
 void MonaiAuth::setTokens(MonaiTokens tokens) {
   std::lock_guard lock(mutex_);
   tokens_ = std::move(tokens);
+}
+
+void MonaiAuth::clear() {
+  std::lock_guard lock(mutex_);
+  tokens_ = {};
+  relogin_.reset();
 }
 
 }  // namespace delineate::plugins

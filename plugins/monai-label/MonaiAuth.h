@@ -3,11 +3,15 @@
 // thread-safe: the probe (GET /auth/: 404 or anything but {"enabled": true} means off, as Slicer
 // reads it), the OAuth2 password grant and the refresh grant on POST /auth/token, and the token
 // state the app keeps between runs (the refresh token, in the system keychain). Tokens are opaque
-// here: only the server reads them, so we never decode a JWT.
+// here except for a JWT's expiry ("exp", read unverified) when the answer gives no expires_in:
+// MONAI Label's own /auth/token answers only access_token and token_type. Against such a server
+// there is no refresh token, so the password of the last sign-in is kept in memory (never
+// stored) and the password grant is repeated when the token is due.
 #include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/Error.h"
 #include "core/ai/SignIn.h"
@@ -46,7 +50,8 @@ class MonaiAuth {
   MonaiTokens tokens() const;
   // E.g. the refresh token kept from an earlier run (access token empty: renewed on first use).
   void setTokens(MonaiTokens tokens);
-  void clear() { setTokens({}); }
+  // Forgets the tokens and the password kept for signing in again.
+  void clear();
 
  private:
   core::net::HttpResponse post(const std::string& form, core::ProgressSink& progress);
@@ -58,6 +63,9 @@ class MonaiAuth {
   std::chrono::milliseconds timeout_;
   mutable std::mutex mutex_;
   MonaiTokens tokens_;
+  // User name and password of the last sign-in, kept only while the server gives no refresh
+  // token (the only way to renew then).
+  std::optional<std::pair<std::string, std::string>> relogin_;
   std::optional<bool> enabled_;
   std::mutex renewing_;  // one renewal at a time; the others then use its result
 };

@@ -118,6 +118,10 @@ std::string MonaiLabelBackend::createSession(const core::Volume& image, ai::Infe
   const net::HttpResponse r =
       call("PUT", "session/?expiry=" + std::to_string(config_.sessionExpiry.count()), type,
            form.finish(), config_.inferTimeout, progress);
+  if (r.status == 406) {  // "Session Feature is Not Enabled" (MONAI_LABEL_SESSIONS=false)
+    sessionsOff_ = true;
+    return {};
+  }
   if (!r.ok()) {
     fail(r, "creating a session (PUT /session/)");
   }
@@ -131,6 +135,11 @@ std::string MonaiLabelBackend::createSession(const core::Volume& image, ai::Infe
   timings.uploadSeconds += r.timings.uploadSeconds + r.timings.waitSeconds;
   timings.bytesSent += r.timings.bytesSent;
   return id;
+}
+
+bool MonaiLabelBackend::sessionGone(const std::string& id, core::ProgressSink& progress) {
+  return call("GET", "session/" + ai::percentEncode(id), {}, {}, config_.infoTimeout, progress)
+             .status == 404;
 }
 
 namespace {
@@ -247,14 +256,16 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
   const json params = inferParams(request, progress);
   for (int attempt = 0;; ++attempt) {
     std::string sessionId;
-    const bool upload = request.imageId.empty() && !config_.useSessions;
-    if (request.imageId.empty() && config_.useSessions) {
+    if (request.imageId.empty() && config_.useSessions && !sessionsOff_) {
       sessionId = sessionFor(*request.image);
       if (sessionId.empty()) {
         sessionId = createSession(*request.image, result.timings, progress);
-        sessions_.remember(request.image, sessionId);
+        if (!sessionId.empty()) {
+          sessions_.remember(request.image, sessionId);
+        }
       }
     }
+    const bool upload = request.imageId.empty() && sessionId.empty();
     ai::MultipartEncoder form;
     form.addField("params", ai::paramsText(params));
     if (upload) {
@@ -272,9 +283,12 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
       throw core::Error(core::ErrorKind::InvalidInput, config_.url,
                         "the answer of '" + request.model + "' is malformed: " + e.detail());
     }
-    if (answer.error && answer.error->kind == ai::ServerErrorKind::SessionNotFound &&
-        attempt == 0 && !sessionId.empty()) {
-      sessions_.forget();  // expired on the server: create it again, once
+    // Expired on the server: create it again, once. delineate-server says so (404 naming the
+    // session); a MONAI Label server fails the inference (500) and only GET /session/{id} tells.
+    if (answer.error && attempt == 0 && !sessionId.empty() &&
+        (answer.error->kind == ai::ServerErrorKind::SessionNotFound ||
+         (r.status >= 500 && sessionGone(sessionId, progress)))) {
+      sessions_.forget();
       continue;
     }
     if (answer.error) {
@@ -298,13 +312,30 @@ ai::InferResult MonaiLabelBackend::infer(const ai::InferRequest& request,
       return result;
     }
     std::vector<ai::ModelLabel> names = answer.labelNames;
-    if (names.empty()) {
+    bool deepgrow = false;
+    {
       std::lock_guard lock(mutex_);
-      if (info_) {
-        if (const ai::ModelInfo* m = info_->findModel(request.model)) {
+      if (const ai::ModelInfo* m = info_ ? info_->findModel(request.model) : nullptr) {
+        deepgrow = ai::modelGroup(m->type) == ai::ModelGroup::Deepgrow;
+        if (names.empty()) {
           names = m->labels;
         }
       }
+    }
+    // A deepgrow model answers the one structure clicked, as 1, whatever labels it lists
+    // (MONAI Label's deepgrow models list every organ they know, by name only, and threshold
+    // one mask): that structure is the one asked for.
+    if (deepgrow && request.extremePoints.empty()) {
+      std::vector<ai::ModelLabel> structures;
+      for (const ai::ModelLabel& l : names) {
+        if (!l.background) {
+          structures.push_back(l);
+        }
+      }
+      const std::string name = !request.label.empty()   ? request.label
+                               : structures.size() == 1 ? structures.front().name
+                                                        : request.model;
+      names = {ai::ModelLabel{name, 1, false}};
     }
     const auto decodeStart = Clock::now();
     if (request.acceptProbability) {

@@ -10,6 +10,7 @@
 // server says it no longer validates; a call that still answers 401 throws SignInRequired.
 // Models without voxel output (detection, classification: MONAI Label answers their result JSON
 // alone) give an InferResult with null labels and the result in `params`.
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -109,8 +110,13 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   // GET of a datastore info route: the JSON object, nullopt when the server holds none.
   std::optional<nlohmann::json> datastoreInfo(const std::string& path, const std::string& what,
                                               core::ProgressSink& progress);
+  // The new session's id; empty when the server has sessions turned off (406), which then
+  // holds for this server: the image goes with each request instead.
   std::string createSession(const core::Volume& image, core::ai::InferTimings& timings,
                             core::ProgressSink& progress);
+  // Whether the server no longer knows session `id` (GET /session/{id} answers 404). A real
+  // MONAI Label server answers an inference on an expired session with a bare 500.
+  bool sessionGone(const std::string& id, core::ProgressSink& progress);
   nlohmann::json inferParams(const core::ai::InferRequest& request, core::ProgressSink& progress);
   // Whether the request's model has no voxel output (ModelGroup::Others: detection,
   // classification, ...), so that an answer of JSON alone is its whole result; for the other
@@ -127,6 +133,7 @@ class MonaiLabelBackend : public core::ai::AiBackend {
   std::mutex mutex_;
   std::optional<core::ai::ServerInfo> info_;
   core::ai::ImageSessionCache sessions_;
+  std::atomic<bool> sessionsOff_{false};  // the server answered 406 to PUT /session/
 };
 
 }  // namespace delineate::plugins

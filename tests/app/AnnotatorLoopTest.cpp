@@ -67,6 +67,14 @@ class LoopServer {
     url_ = QStringLiteral("http://127.0.0.1:%1").arg(core::net::freeLocalPort());
     http_ = std::make_unique<core::net::HttpServer>(
         url_.toStdString(), [this](const core::net::ServerRequest& r) {
+          if (r.method == "GET" && r.path == "/train/" && failingStatuses_ > 0) {
+            --failingStatuses_;
+            core::net::HttpResponse busy;
+            busy.status = 503;
+            busy.headers = {{"Content-Type", "text/plain"}};
+            busy.body = "Service Unavailable";
+            return busy;
+          }
           core::net::HttpResponse answer = app_->handle(r);
           if (r.method == "GET" && r.path == "/train/" && firstStatusDelayMs_ > 0) {
             std::this_thread::sleep_for(std::chrono::milliseconds(firstStatusDelayMs_.exchange(0)));
@@ -89,9 +97,13 @@ class LoopServer {
   void stop() { http_.reset(); }
   // The next training status is answered only after `ms`, with what was true when it was asked.
   void delayNextStatus(int ms) { firstStatusDelayMs_ = ms; }
+  // The next `n` training statuses fail (503), as polls do while a MONAI Label server runs a
+  // long inference.
+  void failNextStatuses(int n) { failingStatuses_ = n; }
 
  private:
   bool remote_;
+  std::atomic<int> failingStatuses_{0};
   std::atomic<int> firstStatusDelayMs_{0};
   std::unique_ptr<server::MonaiServer> app_;
   QString url_;
@@ -439,6 +451,28 @@ TEST_F(AnnotatorLoopTest, TrainingNamesTheSnapshotUploadedToThisServer) {
       << panel()->messageLabel()->text().toStdString();
   ASSERT_TRUE(test::waitUntil(
       [&] { return loop()->trainStatus() && loop()->trainStatus()->state == "DONE"; }, 30000));
+}
+
+// A poll that fails (the server busy with a long inference) is tried again: the run is followed
+// to its end.
+TEST_F(AnnotatorLoopTest, AFailedStatusPollIsTriedAgainAndTheRunFollowedToItsEnd) {
+  test::ForgetServers forget;
+  LoopServer server(makeDatastore(), kTrainCommand);
+  connectTo(server);
+  loop()->setPollInterval(150);
+  window_->annotatorLoop()->show();
+  ASSERT_TRUE(test::waitUntil([&] { return panel()->startTrainingButton()->isEnabled(); }));
+  panel()->startTrainingButton()->click();
+  ASSERT_TRUE(test::waitUntil([&] { return loop()->polling(); }, 30000))
+      << panel()->messageLabel()->text().toStdString();
+  server.failNextStatuses(2);
+  ASSERT_TRUE(test::waitUntil([&] {
+    return panel()->messageLabel()->text().contains(QStringLiteral("trying again"));
+  })) << panel()->messageLabel()->text().toStdString();
+  EXPECT_TRUE(loop()->polling()) << "one failed poll does not end the following";
+  ASSERT_TRUE(test::waitUntil(
+      [&] { return loop()->trainStatus() && loop()->trainStatus()->state == "DONE"; }, 30000))
+      << panel()->messageLabel()->text().toStdString();
 }
 
 TEST_F(AnnotatorLoopTest, TrainingStopsWhenAskedAndPollingStopsWhenTheDockHides) {

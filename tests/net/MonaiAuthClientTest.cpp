@@ -5,10 +5,13 @@
 // when the renewal fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 
 #include "AiTestSupport.h"
+#include "FaultServer.h"
+#include "core/Base64.h"
 #include "core/Error.h"
 #include "core/jobs/ProgressSink.h"
 #include "plugins/monai-label/MonaiLabelBackend.h"
@@ -161,4 +164,68 @@ TEST(MonaiAuthClient, WithoutSignInOrWhenRenewalFailsTheErrorSaysSignInIsNeeded)
   restored.setSignInTokens(onlyRefresh);
   EXPECT_EQ(restored.info(progress).name, "Delineate built-in engine");
   EXPECT_FALSE(restored.signInTokens().accessToken.empty());
+}
+
+namespace {
+
+// A JWT whose payload says it expires at `exp` (seconds since 1970); not signed.
+std::string jwtExpiringAt(long long exp) {
+  const std::string payload = R"({"sub": "alice", "exp": )" + std::to_string(exp) + "}";
+  std::string b64 =
+      core::base64Encode(reinterpret_cast<const std::uint8_t*>(payload.data()), payload.size());
+  std::replace(b64.begin(), b64.end(), '+', '-');
+  std::replace(b64.begin(), b64.end(), '/', '_');
+  b64.erase(std::remove(b64.begin(), b64.end(), '='), b64.end());
+  return "eyJhbGciOiJIUzI1NiJ9." + b64 + ".c2ln";
+}
+
+}  // namespace
+
+// MONAI Label's own /auth/token answers only access_token and token_type (its response model
+// drops Keycloak's refresh token and lifetimes), and a password its identity provider refuses
+// as a bare 500. The client reads the token's expiry from the JWT and signs in again with the
+// password before it runs out; a refused password reads as refused.
+TEST(MonaiAuthClient, AServerThatGivesNoRefreshTokenIsSignedInToAgainBeforeTheTokenExpires) {
+  const long long now = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch())
+                            .count();
+  std::atomic<int> grants{0};
+  test::FaultServer server([&](const std::string& method, const std::string& path) {
+    if (path == "/auth/") {
+      return test::answer(200, "application/json", R"({"enabled": true, "client_id": "x"})");
+    }
+    if (path == "/auth/token" && method == "POST") {
+      // The first token is within the renewal margin already; the next one lasts an hour.
+      const long long exp = ++grants == 1 ? now + 10 : now + 3600;
+      return test::answer(
+          200, "application/json",
+          R"({"access_token": ")" + jwtExpiringAt(exp) + R"(", "token_type": "bearer"})");
+    }
+    return test::answer(200, "application/json", annotation::LocalEngineBackend::infoJson().dump());
+  });
+  MonaiLabelBackend client(authConfigFor(server.url()));
+  core::NullProgress progress;
+  const core::ai::SignInTokens t = client.signIn("alice", "s3cret&=", progress);
+  EXPECT_TRUE(t.refreshToken.empty());
+  EXPECT_EQ(std::chrono::duration_cast<std::chrono::seconds>(t.expires.time_since_epoch()).count(),
+            now + 10)
+      << "the expiry read from the token";
+  client.info(progress);
+  EXPECT_EQ(grants.load(), 2) << "signed in again before the call";
+  EXPECT_NE(client.signInTokens().accessToken, t.accessToken);
+
+  test::FaultServer refusing([](const std::string&, const std::string& path) {
+    if (path == "/auth/token") {
+      return test::answer(500, "text/plain", "Internal Server Error");
+    }
+    return test::answer(200, "application/json", R"({"enabled": true})");
+  });
+  MonaiLabelBackend other(authConfigFor(refusing.url()));
+  try {
+    other.signIn("alice", "guess", progress);
+    ADD_FAILURE() << "a refused password signed in";
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rejected the user name or password"), std::string::npos)
+        << e.what();
+  }
 }

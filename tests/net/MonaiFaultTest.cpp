@@ -3,6 +3,9 @@
 // be used again afterwards.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include "AiTestSupport.h"
 #include "FaultServer.h"
 #include "core/Error.h"
@@ -170,4 +173,117 @@ TEST(MonaiFaults, TheClientWorksAgainOnceTheServerDoes) {
   broken = false;
   EXPECT_EQ(client.info(progress).models.size(),
             annotation::LocalEngineBackend::infoJson()["models"].size());
+}
+
+// A real MONAI Label server answers an inference on a session it let expire with a bare 500;
+// only GET /session/{id} says it is gone. The client asks, creates the session again and
+// retries once.
+TEST(MonaiFaults, AnExpiredSessionThatTheServerAnswersWith500IsCreatedAgain) {
+  const test::BallImage ball;
+  std::atomic<int> sessions{0}, infers{0};
+  const std::string label = core::ai::volumeToBytes(*ball.truth->asVolume(), "l.nii.gz");
+  test::FaultServer server([&](const std::string& method, const std::string& path) {
+    if (path == "/info/") {
+      return test::answer(200, kJsonType, annotation::LocalEngineBackend::infoJson().dump());
+    }
+    if (path == "/session/" && method == "PUT") {
+      const int n = ++sessions;
+      return test::answer(
+          200, kJsonType,
+          R"({"session_id": "s-)" + std::to_string(n) + R"(", "session_info": {}})");
+    }
+    if (path.rfind("/session/", 0) == 0 && method == "GET") {
+      return test::answer(404, kJsonType, R"({"detail": "Session (s-1) Not Found"})");
+    }
+    if (path.rfind("/infer/", 0) == 0 && ++infers == 1) {
+      return test::answer(500, "text/plain", "Internal Server Error");
+    }
+    return test::answer(200, kMultipart, multipartAnswer(label));
+  });
+  plugins::MonaiServerConfig config;
+  config.url = server.url();
+  plugins::MonaiLabelBackend client(config);
+  core::ai::InferRequest r;
+  r.model = annotation::LocalEngineBackend::kClickModel;
+  r.image = ball.image;
+  r.foreground = {ball.centre};
+  core::NullProgress progress;
+  const core::ai::InferResult result = client.infer(r, progress);
+  ASSERT_NE(result.labels, nullptr);
+  EXPECT_GT(test::dice(*result.labels, *ball.truth), 0.99);
+  const auto requests = server.requests();
+  EXPECT_EQ(sessions.load(), 2) << "created again once";
+  EXPECT_NE(std::find(requests.begin(), requests.end(), "GET /session/s-1"), requests.end());
+  EXPECT_NE(requests.back().find("session_id=s-2"), std::string::npos) << requests.back();
+}
+
+// With sessions turned off (MONAI_LABEL_SESSIONS=false) the server answers 406: the image then
+// goes with each request.
+TEST(MonaiFaults, AServerWithSessionsOffGetsTheImageWithEachRequest) {
+  const test::BallImage ball;
+  const std::string label = core::ai::volumeToBytes(*ball.truth->asVolume(), "l.nii.gz");
+  test::FaultServer server([&](const std::string& method, const std::string& path) {
+    if (path == "/info/") {
+      return test::answer(200, kJsonType, annotation::LocalEngineBackend::infoJson().dump());
+    }
+    if (path == "/session/" && method == "PUT") {
+      return test::answer(406, kJsonType, R"({"detail": "Session Feature is Not Enabled"})");
+    }
+    return test::answer(200, kMultipart, multipartAnswer(label));
+  });
+  plugins::MonaiServerConfig config;
+  config.url = server.url();
+  plugins::MonaiLabelBackend client(config);
+  core::ai::InferRequest r;
+  r.model = annotation::LocalEngineBackend::kClickModel;
+  r.image = ball.image;
+  r.foreground = {ball.centre};
+  core::NullProgress progress;
+  for (int click = 0; click < 2; ++click) {
+    const core::ai::InferResult result = client.infer(r, progress);
+    ASSERT_NE(result.labels, nullptr);
+  }
+  const auto requests = server.requests();
+  const auto puts = std::count(requests.begin(), requests.end(), "PUT /session/?expiry=3600");
+  EXPECT_LE(puts, 1) << "asked once, then no more";
+  EXPECT_EQ(requests.back().find("session_id="), std::string::npos) << requests.back();
+}
+
+// MONAI Label's deepgrow models list every organ they know, by name only, and answer one mask
+// of 0 and 1 whatever the organ: the 1s are the structure asked for, not the list's first.
+TEST(MonaiFaults, ADeepgrowAnswerListingEveryOrganIsTheOneStructureAskedFor) {
+  const test::BallImage ball;
+  const std::string label = core::ai::volumeToBytes(*ball.truth->asVolume(), "l.nii.gz");
+  core::ai::MultipartEncoder form("0123456789abcdef0123456789abcdef");
+  form.addField("params", R"({"label_names": ["spleen", "right kidney", "liver"]})");
+  form.addFile("image", "tmpab12.nii.gz", label);
+  const std::string body = form.finish();
+  test::FaultServer server([&](const std::string& method, const std::string& path) {
+    if (path == "/info/") {
+      return test::answer(200, kJsonType,
+                          R"({"name": "radiology", "labels": ["spleen", "right kidney", "liver"],
+              "models": {"deepgrow_3d": {"type": "deepgrow", "dimension": 3,
+                                         "labels": ["spleen", "right kidney", "liver"]}}})");
+    }
+    if (path == "/session/" && method == "PUT") {
+      return test::answer(200, kJsonType, R"({"session_id": "s-1", "session_info": {}})");
+    }
+    return test::answer(200, kMultipart, body);
+  });
+  plugins::MonaiServerConfig config;
+  config.url = server.url();
+  plugins::MonaiLabelBackend client(config);
+  core::NullProgress progress;
+  client.info(progress);
+  core::ai::InferRequest r;
+  r.model = "deepgrow_3d";
+  r.image = ball.image;
+  r.foreground = {ball.centre};
+  r.label = "liver";
+  const core::ai::InferResult result = client.infer(r, progress);
+  ASSERT_NE(result.labels, nullptr);
+  ASSERT_EQ(result.labels->segments().size(), 1u);
+  EXPECT_EQ(result.labels->segments()[0].name, "liver");
+  EXPECT_EQ(result.labels->segments()[0].label, 1);
+  EXPECT_GT(test::dice(*result.labels, *ball.truth), 0.99);
 }

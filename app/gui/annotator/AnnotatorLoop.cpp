@@ -448,13 +448,20 @@ void AnnotatorLoop::refreshTraining() {
           return;
         }
         infoServer_ = serverUrl;
+        pollFailures_ = 0;
         trainingAnswer(a.status, a.info);
       },
       [this, serverUrl](const QString& error, bool cancelled) {
         if (!cancelled) {
-          poll_->stop();
-          // Not a dialog: a poll nobody asked for must not interrupt the annotator.
-          fail(tr("No training status from %1: %2").arg(serverUrl, error), false);
+          // Not a dialog: a poll nobody asked for must not interrupt the annotator. A poll that
+          // fails is tried again at the next tick, up to kMaxPollFailures in a row.
+          const bool giveUp = ++pollFailures_ >= kMaxPollFailures;
+          if (giveUp) {
+            poll_->stop();
+          }
+          fail(giveUp ? tr("No training status from %1: %2").arg(serverUrl, error)
+                      : tr("No training status from %1 (trying again): %2").arg(serverUrl, error),
+               false);
         }
       });
 }

@@ -133,6 +133,11 @@ class AnnotatorLoop : public QObject {
   std::optional<core::ai::TrainStatus> trainStatus_;
   // Bumped by each start/stop answer: a status poll sent before it is stale when it lands.
   unsigned trainingRound_ = 0;
+  // Training status polls failed in a row: one may time out while the server runs a long
+  // inference (a MONAI Label server answers nothing else meanwhile), so polling stops only after
+  // kMaxPollFailures.
+  int pollFailures_ = 0;
+  static constexpr int kMaxPollFailures = 5;
   std::optional<core::ai::ServerInfo> info_;  // the last /info/ of a poll
   QString infoServer_;                        // whose
 };
