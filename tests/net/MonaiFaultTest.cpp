@@ -20,6 +20,16 @@ namespace {
 
 const std::string kJsonType = "application/json";
 
+// A click at the ball's centre for `model` (the built-in engine's click model by default).
+core::ai::InferRequest ballClick(const test::BallImage& ball,
+                                 std::string model = annotation::LocalEngineBackend::kClickModel) {
+  core::ai::InferRequest r;
+  r.model = std::move(model);
+  r.image = ball.image;
+  r.foreground = {ball.centre};
+  return r;
+}
+
 // A server whose /info/ and /session/ work and whose /infer answers `inferAnswer`.
 test::FaultServer::Script script(FaultAction inferAnswer) {
   return [inferAnswer](const std::string& method, const std::string& path) {
@@ -42,13 +52,9 @@ std::string clickError(const std::string& url, std::chrono::milliseconds timeout
     config.inferTimeout = timeout;
   }
   plugins::MonaiLabelBackend client(config);
-  core::ai::InferRequest r;
-  r.model = annotation::LocalEngineBackend::kClickModel;
-  r.image = ball.image;
-  r.foreground = {ball.centre};
   core::NullProgress progress;
   try {
-    client.infer(r, progress);
+    client.infer(ballClick(ball), progress);
   } catch (const core::Error& e) {
     EXPECT_NE(std::string(e.what()).find(url), std::string::npos) << e.what();
     return e.what();
@@ -203,12 +209,8 @@ TEST(MonaiFaults, AnExpiredSessionThatTheServerAnswersWith500IsCreatedAgain) {
   plugins::MonaiServerConfig config;
   config.url = server.url();
   plugins::MonaiLabelBackend client(config);
-  core::ai::InferRequest r;
-  r.model = annotation::LocalEngineBackend::kClickModel;
-  r.image = ball.image;
-  r.foreground = {ball.centre};
   core::NullProgress progress;
-  const core::ai::InferResult result = client.infer(r, progress);
+  const core::ai::InferResult result = client.infer(ballClick(ball), progress);
   ASSERT_NE(result.labels, nullptr);
   EXPECT_GT(test::dice(*result.labels, *ball.truth), 0.99);
   const auto requests = server.requests();
@@ -234,13 +236,9 @@ TEST(MonaiFaults, AServerWithSessionsOffGetsTheImageWithEachRequest) {
   plugins::MonaiServerConfig config;
   config.url = server.url();
   plugins::MonaiLabelBackend client(config);
-  core::ai::InferRequest r;
-  r.model = annotation::LocalEngineBackend::kClickModel;
-  r.image = ball.image;
-  r.foreground = {ball.centre};
   core::NullProgress progress;
   for (int click = 0; click < 2; ++click) {
-    const core::ai::InferResult result = client.infer(r, progress);
+    const core::ai::InferResult result = client.infer(ballClick(ball), progress);
     ASSERT_NE(result.labels, nullptr);
   }
   const auto requests = server.requests();
@@ -275,10 +273,7 @@ TEST(MonaiFaults, ADeepgrowAnswerListingEveryOrganIsTheOneStructureAskedFor) {
   plugins::MonaiLabelBackend client(config);
   core::NullProgress progress;
   client.info(progress);
-  core::ai::InferRequest r;
-  r.model = "deepgrow_3d";
-  r.image = ball.image;
-  r.foreground = {ball.centre};
+  core::ai::InferRequest r = ballClick(ball, "deepgrow_3d");
   r.label = "liver";
   const core::ai::InferResult result = client.infer(r, progress);
   ASSERT_NE(result.labels, nullptr);
