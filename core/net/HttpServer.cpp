@@ -2,11 +2,11 @@
 #include "core/net/HttpServer.h"
 
 #include <arpa/inet.h>
-
 #include <cpprest/http_listener.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
 #include <algorithm>
 
 #include "core/Error.h"
