@@ -8,9 +8,12 @@
 // with the MONAI Label client twice (the box as MONAI Label's region of interest, as the app sends
 // it; and as its centre click, for a model that takes no box: the box's centre is its first click).
 // Usage: interactive_protocol_benchmark [--case brain-mr|abdomen-ct|all] [--clicks 5]
-//          [--routes direct|all] [--box challenge|largest-slice]
+//          [--routes direct|clicks|all] [--box challenge|largest-slice]
 //        interactive_protocol_benchmark --image T1.nii.gz --labels ATLAS.nii.gz
-//          --structures 37:Hippocampus_L,71:Caudate_L,... [--clicks 5] [--routes direct|all]
+//          --structures 37:Hippocampus_L,71:Caudate_L,... [--clicks 5] [--routes direct|clicks|all]
+// --routes clicks runs the engine directly twice: from the box, and from clicks only (the
+// simulated user's first click at the structure's deepest voxel, as for a model that takes no
+// box), without the servers' routes.
 // The second form runs a real image with labels drawn on it (scripts/real-anatomy-benchmark.sh
 // runs it on the atlases of Debian's mricron-data).
 #include <chrono>
@@ -42,6 +45,10 @@ using nlohmann::json;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// The route of a model that takes no box (MONAI Label's deepgrow, nnInteractive points alone),
+// as a user drives it: the simulated user's first click (at the structure's deepest voxel)
+// instead of the box, then the same clicks.
+constexpr const char* kDirectClicks = "direct (clicks only)";
 
 core::LabelMap labelMapOf(const annotation::BoxMask& mask, const core::ImageGeometry& grid) {
   core::LabelMap out("m", grid, {core::defaultSegment(1)});
@@ -87,14 +94,36 @@ core::ai::Prompt pointPrompt(const annotation::GuidanceClick& c) {
   return p;
 }
 
+// The prompts with a box replaced by a positive click at its centre: how a model that takes no
+// box (MONAI Label's deepgrow, nnInteractive points alone) is started.
+std::vector<core::ai::Prompt> boxAsCentreClick(const std::vector<core::ai::Prompt>& prompts) {
+  std::vector<core::ai::Prompt> out;
+  for (const core::ai::Prompt& p : prompts) {
+    if (p.kind != core::ai::PromptKind::Box) {
+      out.push_back(p);
+      continue;
+    }
+    core::ai::Prompt click;
+    click.point = {(p.box.lo[0] + p.box.hi[0] - 1) / 2, (p.box.lo[1] + p.box.hi[1] - 1) / 2,
+                   p.box.lo[2]};
+    click.positive = p.positive;
+    out.push_back(click);
+  }
+  return out;
+}
+
 // One route: the proposal after all prompts so far.
 using Route = std::function<annotation::BoxMask(const std::vector<core::ai::Prompt>&)>;
 
 json runProtocol(const core::sample::SampleCase& c, const core::Segment& s, int clicks,
-                 bool largestSlice, const Route& route) {
+                 bool largestSlice, const Route& route, bool clicksOnly = false) {
   const annotation::BoxMask truth = annotation::maskOfLabel(*c.labels, s.label);
   const annotation::ClickSimulator simulator(truth, c.image->geometry().spacing);
   std::vector<core::ai::Prompt> prompts{initialBox(truth, largestSlice)};
+  if (clicksOnly) {
+    const auto first = simulator.nextClick(annotation::BoxMask(truth.box));
+    prompts = {pointPrompt(*first)};
+  }
   json steps = json::array();
   double maxSeconds = 0;
   for (int step = 0; step <= clicks; ++step) {
@@ -169,6 +198,8 @@ int main(int argc, char** argv) {
     }
   }
   const bool allRoutes = routes == "all";
+  // The built-in engine directly, started by the box's centre click instead of the box.
+  const bool clickRoute = routes == "clicks";
   const auto store = std::filesystem::temp_directory_path() / "delineate-bench-protocol-store";
   server::ServerOptions options;
   options.datastore = store;
@@ -218,13 +249,10 @@ int main(int argc, char** argv) {
         r.image = c.image;
         r.label = s.name;
         r.model = annotation::LocalEngineBackend::kClickModel;
-        for (const core::ai::Prompt& p : prompts) {
-          const core::Size3 v = p.kind == core::ai::PromptKind::Box
-                                    ? core::Size3{(p.box.lo[0] + p.box.hi[0] - 1) / 2,
-                                                  (p.box.lo[1] + p.box.hi[1] - 1) / 2, p.box.lo[2]}
-                                    : p.point;
+        for (const core::ai::Prompt& p : boxAsCentreClick(prompts)) {
           (p.positive ? r.foreground : r.background)
-              .push_back({std::int64_t(v[0]), std::int64_t(v[1]), std::int64_t(v[2])});
+              .push_back(
+                  {std::int64_t(p.point[0]), std::int64_t(p.point[1]), std::int64_t(p.point[2])});
         }
         return bench::nonZeroMask(*monai.infer(r, progress).labels);
       };
@@ -249,6 +277,9 @@ int main(int argc, char** argv) {
       json entry = {{"case", c.name},
                     {"name", s.name},
                     {"direct", runProtocol(c, s, clicks, largestSlice, direct)}};
+      if (clickRoute) {
+        entry[kDirectClicks] = runProtocol(c, s, clicks, largestSlice, direct, true);
+      }
       if (allRoutes) {
         entry["nninteractive_routes"] = runProtocol(c, s, clicks, largestSlice, overNn);
         entry["monai_label_routes (box as its centre click)"] =
@@ -269,9 +300,9 @@ int main(int argc, char** argv) {
   json summary = json::object();
   for (const char* route :
        {"direct", "nninteractive_routes", "monai_label_routes (box as its centre click)",
-        "monai_label_routes (box as roi)"}) {
+        "monai_label_routes (box as roi)", kDirectClicks}) {
     std::vector<double> finals, firsts, slowest;
-    if (!allRoutes && std::string(route) != "direct") {
+    if (!structures.empty() && !structures.front().contains(route)) {
       continue;
     }
     for (const json& s : structures) {

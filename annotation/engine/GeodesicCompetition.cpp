@@ -46,8 +46,10 @@ std::vector<std::uint8_t> floodFill(const CompetitionInput& in, core::ProgressSi
 std::vector<std::uint8_t> geodesicCompetition(const CompetitionInput& in,
                                               core::ProgressSink& progress) {
   const std::vector<std::uint8_t>& cand = *in.candidate;
-  const bool anyNegative = std::any_of(in.negativeSeeds.begin(), in.negativeSeeds.end(),
-                                       [&](std::size_t s) { return cand[s] != 0; });
+  auto anyCandidate = [&](const std::vector<std::size_t>& seeds) {
+    return std::any_of(seeds.begin(), seeds.end(), [&](std::size_t s) { return cand[s] != 0; });
+  };
+  const bool anyNegative = anyCandidate(in.negativeSeeds) || anyCandidate(in.backgroundSeeds);
   if (!anyNegative && !(in.positiveReach < std::numeric_limits<double>::infinity())) {
     return floodFill(in, progress);
   }
@@ -59,7 +61,7 @@ std::vector<std::uint8_t> geodesicCompetition(const CompetitionInput& in,
 
   constexpr float kFar = std::numeric_limits<float>::infinity();
   std::vector<float> dist(cand.size(), kFar);
-  std::vector<std::uint8_t> owner(cand.size(), 0);  // 1 positive, 2 negative
+  std::vector<std::uint8_t> owner(cand.size(), 0);  // 1 positive, 2 negative, 3 background
   RadixHeap heap;
   auto seed = [&](std::size_t s, std::uint8_t who) {
     if (cand[s]) {
@@ -68,14 +70,17 @@ std::vector<std::uint8_t> geodesicCompetition(const CompetitionInput& in,
       heap.push(0.0f, std::uint32_t(s));
     }
   };
+  for (std::size_t s : in.backgroundSeeds) {
+    seed(s, 3);
+  }
   for (std::size_t s : in.positiveSeeds) {
-    seed(s, 1);
+    seed(s, 1);  // a click on the border is the user's
   }
   for (std::size_t s : in.negativeSeeds) {
     seed(s, 2);  // a voxel clicked both ways is negative: the later correction wins
   }
-  const float reach[3] = {0, float(std::min(in.positiveReach, 1e30)),
-                          float(std::min(in.negativeReach, 1e30))};
+  const float reach[4] = {0, float(std::min(in.positiveReach, 1e30)),
+                          float(std::min(in.negativeReach, 1e30)), 1e30f};
   std::size_t pops = 0;
   while (!heap.empty()) {
     const auto [d, at] = heap.pop();

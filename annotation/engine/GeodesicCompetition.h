@@ -22,6 +22,9 @@ struct CompetitionInput {
   double edgeWeight = 1;
   std::vector<std::size_t> positiveSeeds;  // work-array indices
   std::vector<std::size_t> negativeSeeds;
+  // Negative seeds without a reach limit (the region of interest's border, when what lies beyond
+  // it is taken as background).
+  std::vector<std::size_t> backgroundSeeds;
   // Negative seeds claim nothing farther than this (geodesic cost, mm at zero contrast): a
   // negative click cuts locally, never half of a long thin structure.
   double negativeReach = std::numeric_limits<double>::infinity();

@@ -20,6 +20,13 @@
 //     the neighbour beyond them, when that neighbour lies farther in value than the one the
 //     band stops at (PartialVolumeRim);
 //  5. cavities filled unless a negative click lies in them; the clicked voxels forced.
+// A bounded start where the smoothed tissues vary by far more than the image's noise (a
+// template averaged from many scans; anatomy seen at a high signal-to-noise ratio): there a
+// band wide enough for the clicked tissue holds its neighbours of the same tissue too (the
+// brain's grey matter is one connected network), and a band as narrow as the noise holds a few
+// voxels. The bands follow the measured variation (smoothedVariationSd), the region of interest
+// reaches a few times the clicks' depth in their tissue around them, and its border competes
+// as background: the structure is what lies nearer to the clicks than to that border.
 // Deterministic: the same image and clicks give the same mask, whatever was segmented before;
 // a click changes the result near it (only a click well inside a new tissue adds that tissue).
 // Thread-safe: one object serves any number of threads.

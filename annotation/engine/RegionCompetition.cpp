@@ -128,6 +128,18 @@ std::vector<std::uint8_t> competeForRegion(const RoiImage& roi, const IntensityM
   founders.negativeReach = params.negativeReachMm;
   CompetitionInput others = founders;
   others.positiveReach = params.positiveReachMm;
+  if (params.borderIsBackground) {
+    for (std::size_t z = 0, i = 0; z < n[2]; ++z) {
+      for (std::size_t y = 0; y < n[1]; ++y) {
+        for (std::size_t x = 0; x < n[0]; ++x, ++i) {
+          if (x == 0 || y == 0 || z == 0 || x + 1 == n[0] || y + 1 == n[1] || z + 1 == n[2]) {
+            founders.backgroundSeeds.push_back(i);
+          }
+        }
+      }
+    }
+    others.backgroundSeeds = founders.backgroundSeeds;
+  }
   std::vector<std::size_t> positives;
   for (const GuidanceClick& c : clicks) {
     if (!grid.contains(c.voxel)) {

@@ -20,6 +20,10 @@ struct RegionParams {
   double localEditMm = 6;       // radius of an edge click's local band (IntensityModel)
   int maxOpening = 3;           // largest opening radius, in voxels
   bool open = true;             // false: no opening (and no edge regrowth)
+  // The region of interest's border competes as background: what lies nearer to it than to the
+  // clicks is left out (a structure whose tissue runs on beyond the region of interest:
+  // PointGuidedSegmenter's bounded start).
+  bool borderIsBackground = false;
 };
 
 // 1 for the region's voxels over roi.grid, 0 elsewhere. `clicks` in volume voxels (those

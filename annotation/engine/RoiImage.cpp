@@ -1,6 +1,7 @@
 #include "annotation/engine/RoiImage.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "annotation/engine/EdgePreservingSmooth.h"
 
@@ -14,6 +15,10 @@ namespace {
 // taken as kEdgeLocalNoiseRatio times the whole image's.
 constexpr double kBelievedLocalNoiseRatio = 3.0;
 constexpr double kEdgeLocalNoiseRatio = 1.5;
+// Pairs this many voxels apart no longer share the smoothing's noise (the smoothing reaches
+// about a voxel and a half), so that their differences show the noise and texture left.
+constexpr std::size_t kVariationLag = 3;
+constexpr std::size_t kMaxVariationPairs = 1000000;
 
 }  // namespace
 
@@ -34,6 +39,34 @@ std::vector<float> extractValues(const core::Volume& image, const core::VoxelBox
     }
   });
   return out;
+}
+
+double smoothedVariationSd(const RoiImage& roi) {
+  const core::Size3 n = roi.grid.extent();
+  if (n[0] <= kVariationLag || roi.raw.empty()) {
+    return roi.smoothNoiseSd;
+  }
+  const float padding = *std::min_element(roi.raw.begin(), roi.raw.end());
+  const std::size_t rows = n[1] * n[2];
+  const std::size_t step =
+      std::max<std::size_t>(1, rows * (n[0] - kVariationLag) / kMaxVariationPairs);
+  std::vector<float> diffs;
+  for (std::size_t r = 0; r < rows; r += step) {
+    const float* raw = roi.raw.data() + r * n[0];
+    const float* smooth = roi.smooth.data() + r * n[0];
+    for (std::size_t x = 0; x + kVariationLag < n[0]; ++x) {
+      if (raw[x] != padding || raw[x + kVariationLag] != padding) {
+        diffs.push_back(std::abs(smooth[x + kVariationLag] - smooth[x]));
+      }
+    }
+  }
+  if (diffs.empty()) {
+    return roi.smoothNoiseSd;
+  }
+  // For independent Gaussian values of SD s, |difference| has lower quartile 0.3186 * s * sqrt(2).
+  auto q = diffs.begin() + std::ptrdiff_t(diffs.size() / 4);
+  std::nth_element(diffs.begin(), q, diffs.end());
+  return double(*q) / (0.3186 * std::sqrt(2.0));
 }
 
 float RoiImage::gradient2(std::size_t at) const {

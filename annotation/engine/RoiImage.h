@@ -43,6 +43,12 @@ struct RoiImage {
   }
 };
 
+// How much the smoothed values vary within a tissue, measured on them: from the lower quartile of
+// the differences between voxels kVariationLag apart along x (pairs in the constant fill around
+// the image left out). On white noise this is about smoothNoiseSd; on an image whose tissues
+// vary by far more than its noise (an average of many scans, anatomy with texture) it is larger.
+double smoothedVariationSd(const RoiImage& roi);
+
 // The voxels of `box` (clipped to the image) as floats.
 std::vector<float> extractValues(const core::Volume& image, const core::VoxelBox& box);
 
