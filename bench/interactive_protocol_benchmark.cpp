@@ -2,11 +2,12 @@
 // interactive biomedical segmentation — a box first (the challenge's: the structure's tight 2-D
 // box on the middle axial slice of its extent, with its top and bottom slice), then up to five
 // clicks, each at the centre of the largest error (the click simulator) — with Dice and normalised
-// surface Dice (2 mm) after each interaction and the seconds each took. Four routes in one run: the
+// surface Dice (2 mm) after each interaction and the seconds each took. Five routes in one run: the
 // built-in engine directly (PromptSegmenter), through delineate-server's nnInteractive routes with
 // the nnInteractive client (one lease per image, as in the app), and through its MONAI Label routes
-// with the MONAI Label client twice (the box as MONAI Label's region of interest, as the app sends
-// it; and as its centre click, for a model that takes no box: the box's centre is its first click).
+// with the MONAI Label client three times (the box as MONAI Label's region of interest, as the app
+// sends it; as its centre click, for a model that takes no box; and with clicks only, as a user
+// drives a deepgrow model: the simulated user's first click at the structure's deepest voxel).
 // Usage: interactive_protocol_benchmark [--case brain-mr|abdomen-ct|all] [--clicks 5]
 //          [--routes direct|clicks|all] [--box challenge|largest-slice]
 //        interactive_protocol_benchmark --image T1.nii.gz --labels ATLAS.nii.gz
@@ -49,6 +50,7 @@ using Clock = std::chrono::steady_clock;
 // as a user drives it: the simulated user's first click (at the structure's deepest voxel)
 // instead of the box, then the same clicks.
 constexpr const char* kDirectClicks = "direct (clicks only)";
+constexpr const char* kMonaiClicks = "monai_label_routes (clicks only)";
 
 core::LabelMap labelMapOf(const annotation::BoxMask& mask, const core::ImageGeometry& grid) {
   core::LabelMap out("m", grid, {core::defaultSegment(1)});
@@ -286,6 +288,7 @@ int main(int argc, char** argv) {
             runProtocol(c, s, clicks, largestSlice, overMonai);
         entry["monai_label_routes (box as roi)"] =
             runProtocol(c, s, clicks, largestSlice, overMonaiRoi);
+        entry[kMonaiClicks] = runProtocol(c, s, clicks, largestSlice, overMonai, true);
       }
       std::string dices;
       for (const json& step : entry["direct"]["steps"]) {
@@ -300,7 +303,7 @@ int main(int argc, char** argv) {
   json summary = json::object();
   for (const char* route :
        {"direct", "nninteractive_routes", "monai_label_routes (box as its centre click)",
-        "monai_label_routes (box as roi)", kDirectClicks}) {
+        "monai_label_routes (box as roi)", kMonaiClicks, kDirectClicks}) {
     std::vector<double> finals, firsts, slowest;
     if (!structures.empty() && !structures.front().contains(route)) {
       continue;

@@ -15,6 +15,8 @@ ROUTES = [
     ("nninteractive_routes", "nnInteractive routes"),
     ("monai_label_routes (box as roi)", "MONAI Label routes (box as roi)"),
     ("monai_label_routes (box as its centre click)", "MONAI Label routes (centre click)"),
+    ("monai_label_routes (clicks only)", "MONAI Label routes (clicks only)"),
+    ("direct (clicks only)", "direct (clicks only)"),
 ]
 
 
