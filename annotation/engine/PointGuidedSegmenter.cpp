@@ -129,21 +129,20 @@ core::VoxelBox paddedBy(const core::VoxelBox& box, double marginMm, const core::
 }
 
 // The margin around the clicks in a bounded start: kBoundedMarginPerDepth times how deep the
-// deepest positive click sits in the voxels `model` accepts (a structure's size follows its
-// thickness), between kMinBoundedMarginMm and `maxMm`.
+// first positive click sits in the voxels `model` accepts (a structure's size follows its
+// thickness), between kMinBoundedMarginMm and `maxMm`. The first click sets the scale: when a
+// later one deeper in a wider tissue did, the region widened on every side (NeuroMaps parcels
+// 4 and 196: Dice 0.37 -> 0.24 and 0.56 -> 0.44 after a correct positive click).
 double boundedMarginMm(const RoiImage& roi, const IntensityModel& model,
-                       const std::vector<core::Size3>& positives, double maxMm) {
+                       const core::Size3& firstPositive, double maxMm) {
   std::vector<std::uint8_t> accepted(roi.smooth.size());
   for (std::size_t i = 0; i < accepted.size(); ++i) {
     accepted[i] = model.candidate(roi.smooth[i]) ? 1 : 0;
   }
-  int depth = 0;
-  for (const core::Size3& p : positives) {
-    if (roi.grid.contains(p)) {
-      depth = std::max(depth,
-                       cubeDepth(accepted, roi.grid.extent(), roi.grid.index(p), kMaxBoundedDepth));
-    }
-  }
+  const int depth =
+      roi.grid.contains(firstPositive)
+          ? cubeDepth(accepted, roi.grid.extent(), roi.grid.index(firstPositive), kMaxBoundedDepth)
+          : 0;
   const core::Vec3& s = roi.grid.spacing;
   const double voxelMm = std::min({s[0], s[1], s[2]});
   return std::clamp(kBoundedMarginPerDepth * (depth + 1) * voxelMm, kMinBoundedMarginMm, maxMm);
@@ -240,7 +239,7 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
         boundedSd = variationSd;
         roi.smoothNoiseSd = boundedSd;
         const double marginMm = boundedMarginMm(roi, firstModel(roi, clicks, options_.bandSd),
-                                                positives, options_.initialMarginMm);
+                                                positives.front(), options_.initialMarginMm);
         params.borderIsBackground = true;
         const core::VoxelBox near = paddedBy(clicked, marginMm, g, bounds);
         if (near != box) {
