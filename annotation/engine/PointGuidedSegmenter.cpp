@@ -208,6 +208,36 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
   }
   const core::VoxelBox clicked = box;
   box = paddedBy(clicked, options_.initialMarginMm, g, bounds);
+  RegionParams params;
+  params.edgeWeight = options_.edgeWeight;
+  params.negativeReachMm = options_.negativeReachMm;
+  params.positiveReachMm = options_.positiveReachMm;
+  // The noise where the user clicked (the CT's bowel texture elsewhere would inflate it).
+  const double noiseSd = estimateNoiseSdNear(image, positives, kSampleRadiusMm);
+
+  // Tissues that vary by far more than the image's noise, measured around the first positive
+  // click: a bounded start (see header), in a region of interest sized by how deep that click
+  // sits in its tissue. Decided before the coarse grid below, which would answer a bounded
+  // structure unbounded.
+  double boundedSd = 0;  // the tissues' variation, in a bounded start
+  core::VoxelBox probeBox;
+  probeBox.include(positives.front()[0], positives.front()[1], positives.front()[2]);
+  probeBox = paddedBy(probeBox, options_.initialMarginMm, g, bounds);
+  {
+    // The first click decides, with the noise near it alone, so that later clicks keep the
+    // start they began with.
+    const double firstNoiseSd = estimateNoiseSdNear(image, {positives.front()}, kSampleRadiusMm);
+    RoiImage probe = makeRoiImage(image, probeBox, firstNoiseSd, *cache_, progress);
+    const double variationSd = smoothedVariationSd(probe);
+    if (variationSd > kBoundedVariationRatio * probe.smoothNoiseSd) {
+      boundedSd = variationSd;
+      probe.smoothNoiseSd = boundedSd;
+      const double marginMm = boundedMarginMm(probe, firstModel(probe, clicks, options_.bandSd),
+                                              positives.front(), options_.initialMarginMm);
+      params.borderIsBackground = true;
+      box = paddedBy(clicked, marginMm, g, bounds);
+    }
+  }
   // Clicks far apart (a structure clicked at both ends, a negative click across the image) can
   // span half the fine budget from the start: such a region passes the budget as soon as the
   // result touches a side, and its fine pass (seconds on a 35-million-voxel image) would be
@@ -216,40 +246,17 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
     return segmentCoarse(image, clicks, bounds, progress);
   }
 
-  RegionParams params;
-  params.edgeWeight = options_.edgeWeight;
-  params.negativeReachMm = options_.negativeReachMm;
-  params.positiveReachMm = options_.positiveReachMm;
-  // The noise where the user clicked (the CT's bowel texture elsewhere would inflate it).
-  const double noiseSd = estimateNoiseSdNear(image, positives, kSampleRadiusMm);
   RoiImage roi;
   IntensityModel model;
   std::vector<std::uint8_t> fg;
-  double boundedSd = 0;  // the tissues' variation, in a bounded start
   for (int growth = 0;; ++growth) {
     core::SubProgress step(progress, 0.9 * growth / (growth + 1.0),
                            0.9 * (growth + 1) / (growth + 2.0));
     roi = {};  // freed first, so that the next region of interest can reuse its memory
     roi = makeRoiImage(image, box, noiseSd, *cache_, step);
-    if (growth == 0) {
-      // Tissues that vary by far more than the image's noise: a bounded start (see header),
-      // in a region of interest sized by how deep the clicks sit in their tissue.
-      const double variationSd = smoothedVariationSd(roi);
-      if (variationSd > kBoundedVariationRatio * roi.smoothNoiseSd) {
-        boundedSd = variationSd;
-        roi.smoothNoiseSd = boundedSd;
-        const double marginMm = boundedMarginMm(roi, firstModel(roi, clicks, options_.bandSd),
-                                                positives.front(), options_.initialMarginMm);
-        params.borderIsBackground = true;
-        const core::VoxelBox near = paddedBy(clicked, marginMm, g, bounds);
-        if (near != box) {
-          box = near;
-          roi = {};
-          roi = makeRoiImage(image, box, noiseSd, *cache_, step);
-          // The variation near the clicks, where the structure is.
-          boundedSd = std::max(roi.smoothNoiseSd, smoothedVariationSd(roi));
-        }
-      }
+    if (growth == 0 && boundedSd > 0 && box != probeBox) {
+      // The variation near the clicks, where the structure is.
+      boundedSd = std::max(roi.smoothNoiseSd, smoothedVariationSd(roi));
     }
     if (boundedSd > 0) {
       roi.smoothNoiseSd = boundedSd;
