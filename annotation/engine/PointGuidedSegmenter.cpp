@@ -24,11 +24,11 @@ constexpr int kShellVoxels = 4;
 // noise is measured in).
 constexpr double kSampleRadiusMm = 10;
 // A bounded start (see the header): when the smoothed tissues vary by over this many times the
-// smoothed noise; the region of interest then reaches this many times the clicks' depth in
-// their tissue (+1 voxel) around them, at least kMinBoundedMarginMm. Measured on the real brains
-// of scripts/real-anatomy-benchmark.sh (--routes clicks): their tissues vary 19-107 times the
-// noise, the synthetic samples' 0.6-2; margins of 2-5 times the depth gave the same Dice after
-// five clicks within 0.02, 2.5 the fewest clicks that cost Dice.
+// smoothed noise; the region of interest then reaches this many times the first positive click's
+// depth in its tissue (+1 voxel) around the clicks, at least kMinBoundedMarginMm. Measured on the
+// real brains of scripts/real-anatomy-benchmark.sh (--routes clicks): their tissues vary 19-107
+// times the noise, the synthetic samples' 0.6-2; margins of 2-5 times the depth gave the same Dice
+// after five clicks within 0.02, 2.5 the fewest clicks that cost Dice.
 constexpr double kBoundedVariationRatio = 8;
 constexpr double kBoundedMarginPerDepth = 2.5;
 constexpr double kMinBoundedMarginMm = 6;

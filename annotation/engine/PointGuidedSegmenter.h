@@ -25,8 +25,8 @@
 // band wide enough for the clicked tissue holds its neighbours of the same tissue too (the
 // brain's grey matter is one connected network), and a band as narrow as the noise holds a few
 // voxels. The bands follow the measured variation (smoothedVariationSd), the region of interest
-// reaches a few times the clicks' depth in their tissue around them, and its border competes
-// as background: the structure is what lies nearer to the clicks than to that border.
+// reaches a few times the first click's depth in its tissue around the clicks, and its border
+// competes as background: the structure is what lies nearer to the clicks than to that border.
 // Deterministic: the same image and clicks give the same mask, whatever was segmented before;
 // a click changes the result near it (only a click well inside a new tissue adds that tissue).
 // Thread-safe: one object serves any number of threads.
