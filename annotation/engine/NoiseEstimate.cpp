@@ -44,18 +44,18 @@ void appendDifferences(const std::vector<float>& values, const core::Size3& n, s
   }
 }
 
-// The lower quartile: edges and texture add large differences, which move it less than the
-// median. For white noise of SD s, |difference| has lower quartile 0.3186 * s * sqrt(2).
+}  // namespace
+
 double sdFromDifferences(std::vector<float>& diffs, double floor) {
   if (diffs.empty()) {
     return floor;
   }
+  // The lower quartile: edges and texture add large differences, which move it less than the
+  // median. For white noise of SD s, |difference| has lower quartile 0.3186 * s * sqrt(2).
   auto q = diffs.begin() + std::ptrdiff_t(diffs.size() / 4);
   std::nth_element(diffs.begin(), q, diffs.end());
   return std::max(floor, double(*q) / (0.3186 * std::sqrt(2.0)));
 }
-
-}  // namespace
 
 double estimateNoiseSd(const std::vector<float>& values, const core::Size3& n, double floor) {
   std::array<double, kStrides> sds{};

@@ -7,6 +7,11 @@
 
 namespace delineate::annotation {
 
+// The SD of independent Gaussian values from the absolute differences of pairs of them (their
+// lower quartile, which edges and texture move less than the median); `floor` when smaller or
+// when there are none. Reorders `diffs`.
+double sdFromDifferences(std::vector<float>& diffs, double floor);
+
 // From the lower quartile of |v(x+1) - v(x)| over neighbour pairs along x: the SD of white noise
 // on piecewise-constant tissue, little affected by the pairs across edges or texture. `values`
 // is an x-fastest block of size n. Never below `floor`.

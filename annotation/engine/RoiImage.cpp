@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "annotation/engine/EdgePreservingSmooth.h"
+#include "annotation/engine/NoiseEstimate.h"
 
 namespace delineate::annotation {
 
@@ -60,13 +61,7 @@ double smoothedVariationSd(const RoiImage& roi) {
       }
     }
   }
-  if (diffs.empty()) {
-    return roi.smoothNoiseSd;
-  }
-  // For independent Gaussian values of SD s, |difference| has lower quartile 0.3186 * s * sqrt(2).
-  auto q = diffs.begin() + std::ptrdiff_t(diffs.size() / 4);
-  std::nth_element(diffs.begin(), q, diffs.end());
-  return double(*q) / (0.3186 * std::sqrt(2.0));
+  return diffs.empty() ? roi.smoothNoiseSd : sdFromDifferences(diffs, 0.0);
 }
 
 float RoiImage::gradient2(std::size_t at) const {
