@@ -235,6 +235,7 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
       const double marginMm = boundedMarginMm(probe, firstModel(probe, clicks, options_.bandSd),
                                               positives.front(), options_.initialMarginMm);
       params.borderIsBackground = true;
+      params.bounds = bounds;
       box = paddedBy(clicked, marginMm, g, bounds);
     }
   }

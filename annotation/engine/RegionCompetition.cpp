@@ -129,10 +129,18 @@ std::vector<std::uint8_t> competeForRegion(const RoiImage& roi, const IntensityM
   CompetitionInput others = founders;
   others.positiveReach = params.positiveReachMm;
   if (params.borderIsBackground) {
+    // Per axis, whether the low and the high face have something beyond them.
+    bool open[3][2];
+    for (int a = 0; a < 3; ++a) {
+      open[a][0] = grid.box.lo[a] > params.bounds.lo[a];
+      open[a][1] = grid.box.hi[a] < params.bounds.hi[a];
+    }
     for (std::size_t z = 0, i = 0; z < n[2]; ++z) {
       for (std::size_t y = 0; y < n[1]; ++y) {
         for (std::size_t x = 0; x < n[0]; ++x, ++i) {
-          if (x == 0 || y == 0 || z == 0 || x + 1 == n[0] || y + 1 == n[1] || z + 1 == n[2]) {
+          if ((x == 0 && open[0][0]) || (x + 1 == n[0] && open[0][1]) || (y == 0 && open[1][0]) ||
+              (y + 1 == n[1] && open[1][1]) || (z == 0 && open[2][0]) ||
+              (z + 1 == n[2] && open[2][1])) {
             founders.backgroundSeeds.push_back(i);
           }
         }

@@ -22,8 +22,10 @@ struct RegionParams {
   bool open = true;             // false: no opening (and no edge regrowth)
   // The region of interest's border competes as background: what lies nearer to it than to the
   // clicks is left out (a structure whose tissue runs on beyond the region of interest:
-  // PointGuidedSegmenter's bounded start).
+  // PointGuidedSegmenter's bounded start). Only the faces inside `bounds` (volume voxels: the
+  // image, or the box the structure is known to lie in): nothing lies beyond the others.
   bool borderIsBackground = false;
+  core::VoxelBox bounds;
 };
 
 // 1 for the region's voxels over roi.grid, 0 elsewhere. `clicks` in volume voxels (those

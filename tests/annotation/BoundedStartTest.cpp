@@ -4,11 +4,13 @@
 // network (a band as wide as the tissue). On white noise nothing changes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "OpsTestSupport.h"
 #include "annotation/engine/ClickSimulator.h"
 #include "annotation/engine/PointGuidedSegmenter.h"
+#include "annotation/engine/RegionCompetition.h"
 #include "annotation/engine/RoiImage.h"
 
 using namespace delineate;
@@ -82,4 +84,33 @@ TEST(BoundedStart, TheVariationMeasuredIsTheNoiseOnWhiteNoiseAndTheTextureOnATex
   SmoothedImageCache other;
   const RoiImage textured = makeRoiImage(*networkImage(60, 0), box, 0, other, progress);
   EXPECT_GT(smoothedVariationSd(textured) / textured.smoothNoiseSd, 10.0);
+}
+
+// The border as background (RegionCompetition): only the faces of the region of interest that
+// have something beyond them within the bounds compete. One uniform tissue filling the image: a
+// region of interest that is the whole image keeps all of it (its faces were once all
+// background, and an image one slice thick lost every voxel but the click); one whose high x face
+// has more image beyond it loses what lies nearer to that face than to the click.
+TEST(BoundedStart, OnlyFacesWithSomethingBeyondThemAreBackground) {
+  const core::Size3 size{32, 32, 1};
+  const auto image = imageOf(annotation::testing::grid(size),
+                             [](long i, long j, long k) { return 1000 + 2 * voxelNoise(i, j, k); });
+  SmoothedImageCache cache;
+  core::NullProgress progress;
+  const core::VoxelBox whole = core::VoxelBox::whole(size);
+  const RoiImage roi = makeRoiImage(*image, whole, 0, cache, progress);
+  const std::vector<GuidanceClick> clicks{{{8, 16, 0}, true}};
+  const IntensityModel model(roi, clicks, 50.0);  // a band that holds every voxel
+  RegionParams params;
+  params.open = false;
+  params.borderIsBackground = true;
+  params.bounds = whole;
+  const auto all = competeForRegion(roi, model, clicks, params, progress);
+  EXPECT_EQ(std::count(all.begin(), all.end(), std::uint8_t{1}), 32 * 32);
+  params.bounds.hi[0] = 64;  // more image beyond the high x face
+  const auto cut = competeForRegion(roi, model, clicks, params, progress);
+  for (long j = 0; j < 32; ++j) {
+    EXPECT_EQ(cut[std::size_t(4 + 32 * j)], 1) << j;   // nearer the click
+    EXPECT_EQ(cut[std::size_t(30 + 32 * j)], 0) << j;  // nearer the open face
+  }
 }
