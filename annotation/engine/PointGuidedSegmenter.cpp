@@ -226,7 +226,9 @@ BoxMask PointGuidedSegmenter::segment(const core::Volume& image, const Guidance&
   {
     // The first click decides, with the noise near it alone, so that later clicks keep the
     // start they began with.
-    const double firstNoiseSd = estimateNoiseSdNear(image, {positives.front()}, kSampleRadiusMm);
+    const double firstNoiseSd =
+        positives.size() == 1 ? noiseSd
+                              : estimateNoiseSdNear(image, {positives.front()}, kSampleRadiusMm);
     RoiImage probe = makeRoiImage(image, probeBox, firstNoiseSd, *cache_, progress);
     const double variationSd = smoothedVariationSd(probe);
     if (variationSd > kBoundedVariationRatio * probe.smoothNoiseSd) {

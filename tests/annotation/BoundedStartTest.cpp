@@ -1,7 +1,9 @@
 // PointGuidedSegmenter's bounded start: on an image whose tissue varies by far more than its
 // noise, one click in a ball of a tissue that runs on through thick bridges to seven more balls
 // answers the ball it is in, neither a few voxels (a band as narrow as the noise) nor the whole
-// network (a band as wide as the tissue). On white noise nothing changes.
+// network (a band as wide as the tissue). The variation it measures is the noise on white noise
+// (where nothing changes) and the texture on a texture; its border competes only where image
+// lies beyond it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
